@@ -1,0 +1,36 @@
+/*===- mbarrier-c/Dialect.h - C API of the mbarrier dialect --------*- C -*-===*/
+#ifndef MBARRIER_C_DIALECT_H
+#define MBARRIER_C_DIALECT_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(MBarrier, mbarrier);
+
+/* !mbarrier.group<N> */
+MLIR_CAPI_EXPORTED bool mlirTypeIsAMBarrierGroupType(MlirType type);
+MLIR_CAPI_EXPORTED MlirType mlirMBarrierGroupTypeGet(MlirContext ctx,
+                                                     unsigned depth);
+MLIR_CAPI_EXPORTED unsigned mlirMBarrierGroupTypeGetDepth(MlirType type);
+MLIR_CAPI_EXPORTED MlirTypeID mlirMBarrierGroupTypeGetTypeID(void);
+
+/* !mbarrier.remote<N> */
+MLIR_CAPI_EXPORTED bool mlirTypeIsAMBarrierRemoteType(MlirType type);
+MLIR_CAPI_EXPORTED MlirType mlirMBarrierRemoteTypeGet(MlirContext ctx,
+                                                      unsigned depth);
+MLIR_CAPI_EXPORTED unsigned mlirMBarrierRemoteTypeGetDepth(MlirType type);
+MLIR_CAPI_EXPORTED MlirTypeID mlirMBarrierRemoteTypeGetTypeID(void);
+
+/* Registers convert-mbarrier-to-nvvm and the mbarrier-to-ptx pipeline with
+ * the global pass registry (so PassManager.parse finds them). */
+MLIR_CAPI_EXPORTED void mlirMBarrierRegisterPasses(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBARRIER_C_DIALECT_H */

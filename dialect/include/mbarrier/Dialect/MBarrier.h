@@ -1,0 +1,38 @@
+//===- MBarrier.h - the mbarrier dialect ------------------------*- C++ -*-===//
+#ifndef MBARRIER_DIALECT_MBARRIER_H
+#define MBARRIER_DIALECT_MBARRIER_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "mbarrier/Dialect/MBarrierDialect.h.inc"
+#include "mbarrier/Dialect/MBarrierEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mbarrier/Dialect/MBarrierAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "mbarrier/Dialect/MBarrierTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "mbarrier/Dialect/MBarrierOps.h.inc"
+
+namespace mlir::mbarrier {
+/// The number of barriers N of a `group<N>` or `remote<N>`.
+unsigned getDepth(Type barrierType);
+
+/// Limits of the mbarrier object (PTX ISA, "Contents of the mbarrier object").
+inline constexpr int64_t kMaxArriveCount = (1 << 20) - 1;
+inline constexpr int64_t kMaxTxCount = (1 << 20) - 1;
+
+/// The cluster size (number of CTAs) declared by the enclosing kernel through
+/// `known_cluster_size` or `nvvm.cluster_dim`, if any.
+std::optional<int64_t> getDeclaredClusterSize(Operation *op);
+} // namespace mlir::mbarrier
+
+#endif // MBARRIER_DIALECT_MBARRIER_H

@@ -1,0 +1,32 @@
+//===- CAPI.cpp - C API of the mbarrier dialect ---------------------------===//
+#include "mbarrier-c/Dialect.h"
+#include "mbarrier/Conversion/Passes.h"
+#include "mbarrier/Dialect/MBarrier.h"
+
+#include "mlir/CAPI/Registration.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(MBarrier, mbarrier, MBarrierDialect)
+
+#define MBARRIER_DEFINE_CAPI_TYPE(Name)                                        \
+  bool mlirTypeIsAMBarrier##Name##Type(MlirType type) {                        \
+    return isa<Name##Type>(unwrap(type));                                      \
+  }                                                                            \
+  MlirType mlirMBarrier##Name##TypeGet(MlirContext ctx, unsigned depth) {      \
+    return wrap(Name##Type::getChecked(                                       \
+        mlir::detail::getDefaultDiagnosticEmitFn(unwrap(ctx)), unwrap(ctx),     \
+        depth));                          \
+  }                                                                            \
+  unsigned mlirMBarrier##Name##TypeGetDepth(MlirType type) {                   \
+    return cast<Name##Type>(unwrap(type)).getDepth();                          \
+  }                                                                            \
+  MlirTypeID mlirMBarrier##Name##TypeGetTypeID(void) {                         \
+    return wrap(Name##Type::getTypeID());                                      \
+  }
+
+MBARRIER_DEFINE_CAPI_TYPE(Group)
+MBARRIER_DEFINE_CAPI_TYPE(Remote)
+
+void mlirMBarrierRegisterPasses(void) { registerAllMBarrierPasses(); }

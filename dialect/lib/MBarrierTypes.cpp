@@ -1,0 +1,42 @@
+//===- MBarrierTypes.cpp - group and remote types ------------------------===//
+#include "mbarrier/Dialect/MBarrier.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+
+#define GET_TYPEDEF_CLASSES
+#include "mbarrier/Dialect/MBarrierTypes.cpp.inc"
+
+void MBarrierDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "mbarrier/Dialect/MBarrierTypes.cpp.inc"
+      >();
+}
+
+static LogicalResult verifyDepth(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned depth) {
+  if (depth == 0)
+    return emitError() << "an mbarrier group needs at least one barrier";
+  return success();
+}
+
+LogicalResult GroupType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                unsigned depth) {
+  return verifyDepth(emitError, depth);
+}
+
+LogicalResult RemoteType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned depth) {
+  return verifyDepth(emitError, depth);
+}
+
+unsigned mlir::mbarrier::getDepth(Type type) {
+  if (auto group = dyn_cast<GroupType>(type))
+    return group.getDepth();
+  return cast<RemoteType>(type).getDepth();
+}

@@ -1,0 +1,37 @@
+//===- MBarrierToNVVM.h - public lowering entry points ----------*- C++ -*-===//
+#ifndef MBARRIER_CONVERSION_MBARRIERTONVVM_H
+#define MBARRIER_CONVERSION_MBARRIERTONVVM_H
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class ConversionTarget;
+class LLVMTypeConverter;
+class Operation;
+class RewritePatternSet;
+class TypeConverter;
+
+namespace mbarrier {
+/// Adds group<N> -> !llvm.ptr<3> and remote<N> -> !llvm.struct<(ptr<3>, i32)>
+/// to a type converter. This is the one place address spaces are decided.
+void populateMBarrierTypeConversions(TypeConverter &converter);
+
+/// One pattern per mbarrier op; `converter` must carry the conversions above.
+void populateMBarrierToNVVMConversionPatterns(LLVMTypeConverter &converter,
+                                              RewritePatternSet &patterns);
+
+/// Patterns and legality that carry mbarrier types through func/gpu.func
+/// signatures, calls, returns, branches and scf regions.
+void populateMBarrierStructuralConversions(TypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           ConversionTarget &target);
+
+/// Checks every mbarrier op under `root` against the NVVM target attached to
+/// its gpu.module, or `chip`/`features` where none is attached (no check when
+/// both are empty). Emits one located error per unsupported op.
+LogicalResult checkMBarrierTargetSupport(Operation *root, StringRef chip,
+                                         StringRef features);
+} // namespace mbarrier
+} // namespace mlir
+
+#endif // MBARRIER_CONVERSION_MBARRIERTONVVM_H

@@ -1,0 +1,36 @@
+//===- Passes.h - mbarrier conversion passes --------------------*- C++ -*-===//
+#ifndef MBARRIER_CONVERSION_PASSES_H
+#define MBARRIER_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include <memory>
+#include <string>
+
+namespace mlir::mbarrier {
+
+#define GEN_PASS_DECL
+#include "mbarrier/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mbarrier/Conversion/Passes.h.inc"
+
+/// Options of the whole-pipeline `mbarrier-to-ptx`.
+struct MBarrierToPTXOptions {
+  std::string chip = "sm_90";
+  std::string features = "+ptx86";
+  unsigned optLevel = 3;
+};
+
+/// Appends the whole pipeline: attach an NVVM target, lower mbarrier, scf,
+/// gpu, arith, func, cf and NVVM to LLVM, and serialize each gpu.module to
+/// PTX (`gpu-module-to-binary{format=isa}`).
+void buildMBarrierToPTXPipeline(OpPassManager &pm,
+                                const MBarrierToPTXOptions &options);
+
+/// Registers convert-mbarrier-to-nvvm and the mbarrier-to-ptx pipeline (once;
+/// later calls do nothing).
+void registerAllMBarrierPasses();
+
+} // namespace mlir::mbarrier
+
+#endif // MBARRIER_CONVERSION_PASSES_H

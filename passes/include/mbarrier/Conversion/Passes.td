@@ -1,0 +1,35 @@
+//===- Passes.td - mbarrier conversion passes --------------*- tablegen -*-===//
+#ifndef MBARRIER_CONVERSION_PASSES_TD
+#define MBARRIER_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
+  let summary = "Lower the mbarrier dialect to the NVVM and LLVM dialects";
+  let description = [{
+    One conversion pattern per op. `!mbarrier.group<N>` becomes
+    `!llvm.ptr<3>`; `!mbarrier.remote<N>` becomes
+    `!llvm.struct<(ptr<3>, i32)>` (owner-local pointer, target CTA rank), so
+    remote views keep their meaning through block arguments, `scf.for`
+    iter_args and function boundaries. Arrivals through a remote view or with
+    `on %cta` become `nvvm.mapa` + the `shared::cluster` arrive; a predicate
+    becomes an `scf.if` (run this pass before `convert-scf-to-cf`).
+
+    Before rewriting, every op is checked against the NVVM target attached to
+    its `gpu.module` (or the `chip`/`features` options when none is): cluster
+    forms need sm_90, `relaxed` needs PTX 8.6, tcgen05 needs sm_100a.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Check ops against this chip (e.g. sm_90) when no NVVM target is attached">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Target features (e.g. +ptx86) that go with `chip`">,
+  ];
+}
+
+#endif // MBARRIER_CONVERSION_PASSES_TD

@@ -1,0 +1,53 @@
+//===- PatternCommon.h - helpers shared by the conversion patterns -*- C++ -*-===//
+#ifndef MBARRIER_CONVERSION_PATTERNCOMMON_H
+#define MBARRIER_CONVERSION_PATTERNCOMMON_H
+
+#include "mbarrier/Conversion/MBarrierToNVVM.h"
+#include "mbarrier/Dialect/MBarrier.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::mbarrier::lowering {
+
+/// The address spaces of the two barrier homes (NVPTX numbering).
+inline constexpr unsigned kSharedCTA = 3;
+inline constexpr unsigned kSharedCluster = 7;
+
+/// A resolved barrier operand: the owner-local pointer to barrier `index`
+/// and, for a cluster-form access, the target CTA rank.
+struct BarrierRef {
+  Value localAddr;   // !llvm.ptr<3>
+  Value rank;        // i32, or null for a local access
+  bool isCluster() const { return static_cast<bool>(rank); }
+};
+
+/// Splits the converted barrier value (ptr<3>, or the remote struct) and
+/// indexes barrier `index`. `ctaId` (the `on %cta` operand) makes a local
+/// group a cluster-form access.
+BarrierRef resolveBarrier(OpBuilder &b, Location loc, Type sourceType,
+                          Value converted, Value index, Value ctaId = {});
+
+/// The address an instruction takes: ptr<3> for a local access, the
+/// `nvvm.mapa` of it (ptr<7>) for a cluster-form one.
+Value addressFor(OpBuilder &b, Location loc, const BarrierRef &ref);
+
+/// Runs `body` under `if %pred` (an scf.if, so the pass composes with
+/// structured control flow); runs it unconditionally when `pred` is null.
+void emitPredicated(OpBuilder &b, Location loc, Value pred,
+                    function_ref<void(OpBuilder &, Location)> body);
+
+NVVM::MemScopeKind toNVVM(Scope scope);
+Value i32Constant(OpBuilder &b, Location loc, int32_t value);
+LLVM::LLVMStructType getRemoteStructType(MLIRContext *ctx);
+
+// Pattern registration, one function per op family file.
+void populateViewPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateInitPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateArrivePatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateTcgen05Patterns(LLVMTypeConverter &, RewritePatternSet &);
+
+} // namespace mlir::mbarrier::lowering
+
+#endif // MBARRIER_CONVERSION_PATTERNCOMMON_H

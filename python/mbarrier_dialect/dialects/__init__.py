@@ -1,0 +1,1 @@
+"""Dialect modules of mbarrier_dialect (ODS-generated op classes)."""
