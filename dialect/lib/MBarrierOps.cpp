@@ -142,9 +142,10 @@ LogicalResult RemoteViewOp::verify() {
   if (static_cast<bool>(getRank()) == getCtaRank().has_value())
     return emitOpError()
            << "needs exactly one CTA rank: an i32 operand or a cta_rank attribute";
-  std::optional<int64_t> rank = getCtaRank()
-                                    ? std::optional<int64_t>(*getCtaRank())
-                                    : getConstant(getRank());
+  // I32Attr reads back unsigned: take the signed value so -1 is caught.
+  std::optional<int64_t> rank =
+      getCtaRankAttr() ? std::optional<int64_t>(getCtaRankAttr().getInt())
+                       : getConstant(getRank());
   return verifyCtaRank(*this, rank);
 }
 

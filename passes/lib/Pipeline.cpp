@@ -18,20 +18,29 @@
 using namespace mlir;
 using namespace mlir::mbarrier;
 
-void mbarrier::buildMBarrierToPTXPipeline(OpPassManager &pm,
-                                          const MBarrierToPTXOptions &options) {
+void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
+                                        const MBarrierToPTXOptions &options) {
   GpuNVVMAttachTargetOptions attach;
   attach.chip = options.chip;
   attach.features = options.features;
   attach.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM());
+}
+
+void mbarrier::buildGPUToLLVMStage(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &gpuPM = pm.nest<gpu::GPUModuleOp>();
   gpuPM.addPass(createConvertGpuOpsToNVVMOps());
   gpuPM.addPass(createConvertNVVMToLLVMPass());
   gpuPM.addPass(createCanonicalizerPass());
   gpuPM.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mbarrier::buildMBarrierToPTXPipeline(OpPassManager &pm,
+                                          const MBarrierToPTXOptions &options) {
+  buildMBarrierToNVVMStage(pm, options);
+  buildGPUToLLVMStage(pm);
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
@@ -39,6 +48,13 @@ void mbarrier::buildMBarrierToPTXPipeline(OpPassManager &pm,
 
 namespace {
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
+  MBarrierToPTXOptions get() const {
+    MBarrierToPTXOptions options;
+    options.chip = chip;
+    options.features = features;
+    options.optLevel = optLevel;
+    return options;
+  }
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip, e.g. sm_90"),
                            llvm::cl::init("sm_90")};
@@ -62,10 +78,19 @@ void mbarrier::registerAllMBarrierPasses() {
       "Lower gpu.module kernels that use mbarrier ops to PTX "
       "(gpu-module-to-binary{format=isa})",
       [](OpPassManager &pm, const PipelineOptions &opts) {
-        MBarrierToPTXOptions options;
-        options.chip = opts.chip;
-        options.features = opts.features;
-        options.optLevel = opts.optLevel;
-        buildMBarrierToPTXPipeline(pm, options);
+        buildMBarrierToPTXPipeline(pm, opts.get());
       });
+  // The stages of mbarrier-to-ptx, for drivers that stop in between
+  // (mbarrier-compile --emit nvvm/llvm).
+  PassPipelineRegistration<PipelineOptions>(
+      "mbarrier-to-ptx-stage-nvvm",
+      "Stage 1 of mbarrier-to-ptx: attach the NVVM target, lower mbarrier",
+      [](OpPassManager &pm, const PipelineOptions &opts) {
+        buildMBarrierToNVVMStage(pm, opts.get());
+      });
+  PassPipelineRegistration<>(
+      "mbarrier-to-ptx-stage-llvm",
+      "Stage 2 of mbarrier-to-ptx: lower scf, gpu, arith, func, cf and NVVM "
+      "inside gpu.modules to the LLVM dialect",
+      [](OpPassManager &pm) { buildGPUToLLVMStage(pm); });
 }

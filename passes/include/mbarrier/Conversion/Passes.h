@@ -21,7 +21,13 @@ struct MBarrierToPTXOptions {
   unsigned optLevel = 3;
 };
 
-/// Appends the whole pipeline: attach an NVVM target, lower mbarrier, scf,
+/// Stage 1: attach the NVVM target to every gpu.module, lower mbarrier ops.
+void buildMBarrierToNVVMStage(OpPassManager &pm,
+                              const MBarrierToPTXOptions &options);
+/// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.
+void buildGPUToLLVMStage(OpPassManager &pm);
+
+/// Appends the whole pipeline (stage 1, stage 2, serialization): attach an NVVM target, lower mbarrier, scf,
 /// gpu, arith, func, cf and NVVM to LLVM, and serialize each gpu.module to
 /// PTX (`gpu-module-to-binary{format=isa}`).
 void buildMBarrierToPTXPipeline(OpPassManager &pm,

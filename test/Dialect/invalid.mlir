@@ -1,0 +1,256 @@
+// One case per verifier rule of DESIGN.md, each named after its rule.
+// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics
+// RUN: %mlir_opt %mbarrier_plugin_opts %s -split-input-file -verify-diagnostics
+
+func.func @init_through_remote_view(%r: !mbarrier.remote<2>, %i: index, %c: i32) {
+  // expected-error @+1 {{cannot be initialized through a remote view}}
+  mbarrier.init %r[%i], %c : !mbarrier.remote<2>
+  return
+}
+
+// -----
+
+func.func @wait_through_remote_view(%r: !mbarrier.remote<2>, %i: index, %phase: i32) {
+  // expected-error @+1 {{cannot be waited on through a remote view}}
+  mbarrier.wait %r[%i], %phase : !mbarrier.remote<2>
+  return
+}
+
+// -----
+
+func.func @try_wait_through_remote_view(%r: !mbarrier.remote<2>, %i: index, %phase: i32) -> i1 {
+  // expected-error @+1 {{cannot be waited on through a remote view}}
+  %ok = mbarrier.try_wait %r[%i], %phase : !mbarrier.remote<2>
+  return %ok : i1
+}
+
+// -----
+
+func.func @test_wait_through_remote_view(%r: !mbarrier.remote<2>, %i: index, %phase: i32) -> i1 {
+  // expected-error @+1 {{cannot be waited on through a remote view}}
+  %ok = mbarrier.test_wait %r[%i], %phase : !mbarrier.remote<2>
+  return %ok : i1
+}
+
+// -----
+
+func.func @inval_through_remote_view(%r: !mbarrier.remote<2>, %i: index) {
+  // expected-error @+1 {{cannot be invalidated through a remote view}}
+  mbarrier.inval %r[%i] : !mbarrier.remote<2>
+  return
+}
+
+// -----
+
+func.func @remote_view_of_remote_view(%r: !mbarrier.remote<2>) {
+  // expected-error @+1 {{remote_view cannot be applied to a remote view}}
+  %rr = mbarrier.remote_view %r, cta_rank 1 : !mbarrier.remote<2>
+  return
+}
+
+// -----
+
+func.func @arrive_through_remote_view_with_cta_id(%r: !mbarrier.remote<2>, %i: index, %cta: i32) {
+  // expected-error @+1 {{cannot also specify cta_id}}
+  mbarrier.arrive %r[%i] on %cta : !mbarrier.remote<2>
+  return
+}
+
+// -----
+
+func.func @arrive_expect_tx_through_remote_view_with_cta_id(%r: !mbarrier.remote<2>, %i: index, %b: i32, %cta: i32) {
+  // expected-error @+1 {{cannot also specify cta_id}}
+  mbarrier.arrive_expect_tx %r[%i], %b on %cta : !mbarrier.remote<2>
+  return
+}
+
+// -----
+
+func.func @constant_index_out_of_range(%g: !mbarrier.group<2>) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{barrier index 2 is out of range for '!mbarrier.group<2>'}}
+  mbarrier.arrive %g[%c2] : !mbarrier.group<2>
+  return
+}
+
+// -----
+
+func.func @constant_index_out_of_range_remote(%r: !mbarrier.remote<1>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{barrier index 1 is out of range}}
+  mbarrier.arrive %r[%c1] : !mbarrier.remote<1>
+  return
+}
+
+// -----
+
+func.func @init_count_zero_out_of_range(%g: !mbarrier.group<1>, %i: index) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{arrival count 0 is out of range [1, 1048575]}}
+  mbarrier.init %g[%i], %c0 : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @arrive_count_out_of_range(%g: !mbarrier.group<1>, %i: index) {
+  %big = arith.constant 1048576 : i32
+  // expected-error @+1 {{arrival count 1048576 is out of range [1, 1048575]}}
+  mbarrier.arrive %g[%i], count %big : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @arrive_expect_tx_bytes_out_of_range(%g: !mbarrier.group<1>, %i: index) {
+  %big = arith.constant 1048576 : i32
+  // expected-error @+1 {{tx byte count 1048576 is out of range [0, 1048575]}}
+  mbarrier.arrive_expect_tx %g[%i], %big : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @expect_tx_negative_bytes_out_of_range(%g: !mbarrier.group<1>, %i: index) {
+  %neg = arith.constant -1 : i32
+  // expected-error @+1 {{tx byte count -1 is out of range [0, 1048575]}}
+  mbarrier.expect_tx %g[%i], %neg : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @wait_phase_not_0_or_1(%g: !mbarrier.group<1>, %i: index) {
+  %two = arith.constant 2 : i32
+  // expected-error @+1 {{phase must be 0 or 1, got 2}}
+  mbarrier.wait %g[%i], %two : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @test_wait_phase_not_0_or_1(%g: !mbarrier.group<1>, %i: index) -> i1 {
+  %neg = arith.constant -1 : i32
+  // expected-error @+1 {{phase must be 0 or 1, got -1}}
+  %ok = mbarrier.test_wait %g[%i], %neg : !mbarrier.group<1>
+  return %ok : i1
+}
+
+// -----
+
+func.func @phase_offset_not_0_or_1(%g: !mbarrier.group<1>, %i: index, %phase: i32) {
+  // expected-error @+1 {{phase_offset must be 0 or 1, got 3}}
+  mbarrier.wait %g[%i], %phase {phase_offset = 3 : i32} : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @cta_rank_attr_out_of_range_for_cluster(%g: !mbarrier.group<1>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    // expected-error @+1 {{CTA rank 2 is out of range for a cluster of 2 CTAs}}
+    %r = mbarrier.remote_view %g, cta_rank 2 : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @ssa_rank_out_of_range_for_cluster(%g: !mbarrier.group<1>) kernel attributes {known_cluster_size = array<i32: 2, 2, 1>} {
+    %c4 = arith.constant 4 : i32
+    // expected-error @+1 {{CTA rank 4 is out of range for a cluster of 4 CTAs}}
+    %r = mbarrier.remote_view %g, %c4 : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @arrive_on_cta_out_of_range_for_cluster(%g: !mbarrier.group<1>, %i: index) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+    %c7 = arith.constant 7 : i32
+    // expected-error @+1 {{CTA rank 7 is out of range for a cluster of 4 CTAs}}
+    mbarrier.arrive %g[%i] on %c7 : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @negative_cta_rank_out_of_range(%g: !mbarrier.group<1>) {
+  // expected-error @+1 {{CTA rank -1 is out of range: ranks are non-negative}}
+  %r = mbarrier.remote_view %g, cta_rank -1 : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @remote_view_needs_exactly_one_rank(%g: !mbarrier.group<1>, %rank: i32) {
+  // expected-error @+1 {{needs exactly one CTA rank: an i32 operand or a cta_rank attribute}}
+  %r = "mbarrier.remote_view"(%g, %rank) {cta_rank = 1 : i32} : (!mbarrier.group<1>, i32) -> !mbarrier.remote<1>
+  return
+}
+
+// -----
+
+func.func @sem_acquire_on_arrive(%g: !mbarrier.group<1>, %i: index) {
+  // expected-error @+1 {{sem acquire cannot be expressed by an mbarrier arrive, which is release or relaxed}}
+  mbarrier.arrive %g[%i] {sem = #mbarrier.sem<acquire>} : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @sem_release_on_wait(%g: !mbarrier.group<1>, %i: index, %phase: i32) {
+  // expected-error @+1 {{sem release cannot be expressed by an mbarrier wait, which is acquire or relaxed}}
+  mbarrier.wait %g[%i], %phase {sem = #mbarrier.sem<release>} : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @sem_release_on_expect_tx(%g: !mbarrier.group<1>, %i: index, %b: i32) {
+  // expected-error @+1 {{sem release cannot be expressed by mbarrier.expect_tx, which is relaxed}}
+  mbarrier.expect_tx %g[%i], %b {sem = #mbarrier.sem<release>} : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @ptr_of_group_is_shared_cta(%g: !mbarrier.group<1>, %i: index) {
+  // expected-error @+1 {{the address of a barrier in '!mbarrier.group<1>' is !llvm.ptr<3> (shared::cta)}}
+  %p = mbarrier.ptr %g[%i] : !mbarrier.group<1> -> !llvm.ptr<7>
+  return
+}
+
+// -----
+
+func.func @ptr_through_remote_view_is_shared_cluster(%r: !mbarrier.remote<1>, %i: index) {
+  // expected-error @+1 {{the address of a barrier in '!mbarrier.remote<1>' is !llvm.ptr<7> (shared::cluster)}}
+  %p = mbarrier.ptr %r[%i] : !mbarrier.remote<1> -> !llvm.ptr<3>
+  return
+}
+
+// -----
+
+func.func @tcgen05_commit_through_remote_view(%r: !mbarrier.remote<1>, %i: index) {
+  // expected-error @+1 {{cannot target a remote view; signal other CTAs with the multicast mask}}
+  mbarrier.tcgen05_commit %r[%i] : !mbarrier.remote<1>
+  return
+}
+
+// -----
+
+func.func @tcgen05_commit_cta_group_1_or_2(%g: !mbarrier.group<1>, %i: index) {
+  // expected-error @+1 {{cta_group must be 1 or 2, got 3}}
+  mbarrier.tcgen05_commit %g[%i] {cta_group = 3 : i32} : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{an mbarrier group needs at least one barrier}}
+func.func @empty_group(%g: !mbarrier.group<0>) {
+  return
+}
