@@ -42,26 +42,62 @@ static bool hasMBarrierType(TypeRange types) {
 }
 
 /// An op needs structural conversion when an mbarrier type appears in its
-/// operands, results, block arguments or function signature.
+/// operands or results or, for a function, in its signature or any block of
+/// its body. (Region-holding ops such as scf.for carry the types of their
+/// block arguments in their operands and results.)
 static bool carriesMBarrierType(Operation *op) {
   if (hasMBarrierType(op->getOperandTypes()) ||
       hasMBarrierType(op->getResultTypes()))
     return true;
-  if (auto fn = dyn_cast<FunctionOpInterface>(op))
-    if (hasMBarrierType(fn.getArgumentTypes()) ||
-        hasMBarrierType(fn.getResultTypes()))
-      return true;
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (hasMBarrierType(block.getArgumentTypes()))
-        return true;
-  return false;
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn)
+    return false;
+  if (hasMBarrierType(fn.getArgumentTypes()) ||
+      hasMBarrierType(fn.getResultTypes()))
+    return true;
+  return llvm::any_of(fn.getFunctionBody(), [](Block &block) {
+    return hasMBarrierType(block.getArgumentTypes());
+  });
 }
+
+namespace {
+/// Converts a function's signature and the arguments of every block of its
+/// body (upstream's FunctionOpInterface pattern converts the entry block only,
+/// which leaves a remote view on a branch target unconverted).
+struct FunctionTypeConversion : ConversionPattern {
+  FunctionTypeConversion(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    auto type = fn ? dyn_cast<FunctionType>(fn.getFunctionType()) : nullptr;
+    if (!type)
+      return failure();
+    const TypeConverter &converter = *getTypeConverter();
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    SmallVector<Type> results;
+    if (failed(converter.convertSignatureArgs(type.getInputs(), signature)) ||
+        failed(converter.convertTypes(type.getResults(), results)))
+      return failure();
+    if (!fn.isExternal() &&
+        failed(rewriter.convertRegionTypes(&fn.getFunctionBody(), converter,
+                                           &signature)))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      fn.setType(FunctionType::get(op->getContext(),
+                                   signature.getConvertedTypes(), results));
+    });
+    return success();
+  }
+};
+} // namespace
 
 void mbarrier::populateMBarrierStructuralConversions(
     TypeConverter &converter, RewritePatternSet &patterns,
     ConversionTarget &target) {
-  populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
+  patterns.add<FunctionTypeConversion>(converter, patterns.getContext());
   populateCallOpTypeConversionPattern(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);
   populateBranchOpInterfaceTypeConversionPattern(patterns, converter);

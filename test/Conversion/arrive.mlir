@@ -1,0 +1,103 @@
+// Every arrive form: local arrivals stay on the ptr<3>; arrivals through a
+// remote view or with `on %cta` go through nvvm.mapa to the ptr<7>
+// (shared::cluster) form, with release.cluster by default.
+// RUN: mbarrier-opt %s --convert-mbarrier-to-nvvm | FileCheck %s --implicit-check-not=" mbarrier." --implicit-check-not="!mbarrier"
+
+// CHECK-LABEL: func.func @local_arrive(
+// CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[I:[^:]*]]: index, %[[C:[^:]*]]: i32, %[[PRED:[^:]*]]: i1
+func.func @local_arrive(%g: !mbarrier.group<2>, %i: index, %c: i32, %pred: i1) {
+  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[A]] : !llvm.ptr<3>
+  mbarrier.arrive %g[%i] : !mbarrier.group<2>
+  // CHECK: %[[B:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[B]], %[[C]] : !llvm.ptr<3>
+  mbarrier.arrive %g[%i], count %c : !mbarrier.group<2>
+  // CHECK: %[[D:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: scf.if %[[PRED]] {
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[D]] : !llvm.ptr<3>
+  // CHECK-NEXT: }
+  mbarrier.arrive %g[%i] if %pred : !mbarrier.group<2>
+  // CHECK: %[[E:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[E]] {relaxed = true, scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>
+  mbarrier.arrive %g[%i] {sem = #mbarrier.sem<relaxed>, scope = #mbarrier.scope<cluster>} : !mbarrier.group<2>
+  // CHECK-NOT: nvvm.mapa
+  // CHECK-NOT: !llvm.ptr<7>
+  return
+}
+
+// CHECK-LABEL: func.func @remote_view_arrive(
+// CHECK-SAME: %[[R:[^:]*]]: !llvm.struct<(ptr<3>, i32)>, %[[I:[^:]*]]: index, %[[C:[^:]*]]: i32
+func.func @remote_view_arrive(%r: !mbarrier.remote<2>, %i: index, %c: i32) {
+  // CHECK: %[[BASE:.*]] = llvm.extractvalue %[[R]][0]
+  // CHECK: %[[RANK:.*]] = llvm.extractvalue %[[R]][1]
+  // CHECK: %[[L:.*]] = llvm.getelementptr %[[BASE]]
+  // CHECK: %[[M:.*]] = nvvm.mapa %[[L]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  mbarrier.arrive %r[%i] : !mbarrier.remote<2>
+  // CHECK: %[[M2:.*]] = nvvm.mapa
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M2]], %[[C]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  mbarrier.arrive %r[%i], count %c : !mbarrier.remote<2>
+  // CHECK: %[[M3:.*]] = nvvm.mapa
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M3]] {relaxed = true, scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  mbarrier.arrive %r[%i] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<2>
+  // The unqualified (release.cta) form is the user's explicit choice:
+  // CHECK: %[[M4:.*]] = nvvm.mapa
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M4]] : !llvm.ptr<7>
+  mbarrier.arrive %r[%i] {scope = #mbarrier.scope<cta>} : !mbarrier.remote<2>
+  // CHECK-NOT: nvvm.mbarrier.arrive {{.*}} : !llvm.ptr<3>
+  return
+}
+
+// CHECK-LABEL: func.func @arrive_on_cta(
+// CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[I:[^:]*]]: index, %[[CTA:[^:]*]]: i32, %[[PRED:[^:]*]]: i1
+func.func @arrive_on_cta(%g: !mbarrier.group<2>, %i: index, %cta: i32, %pred: i1) {
+  // CHECK: %[[L:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: %[[M:.*]] = nvvm.mapa %[[L]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  mbarrier.arrive %g[%i] on %cta : !mbarrier.group<2>
+  // A predicated cluster arrive is a branch: NVVM has no predicate on ptr<7>.
+  // CHECK: %[[L2:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: scf.if %[[PRED]] {
+  // CHECK-NEXT: %[[M2:.*]] = nvvm.mapa %[[L2]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M2]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  // CHECK-NEXT: }
+  mbarrier.arrive %g[%i] on %cta if %pred : !mbarrier.group<2>
+  // CHECK-NOT: nvvm.mbarrier.arrive {{.*}} : !llvm.ptr<3>
+  return
+}
+
+// CHECK-LABEL: func.func @arrive_expect_tx(
+// CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[R:[^:]*]]: !llvm.struct<(ptr<3>, i32)>, %[[I:[^:]*]]: index, %[[B:[^:]*]]: i32, %[[C:[^:]*]]: i32, %[[PRED:[^:]*]]: i1
+func.func @arrive_expect_tx(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i: index, %bytes: i32, %c: i32, %pred: i1) {
+  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[A]], %[[B]] : !llvm.ptr<3>, i32
+  mbarrier.arrive_expect_tx %g[%i], %bytes : !mbarrier.group<2>
+  // CHECK: %[[RB:.*]] = llvm.extractvalue %[[R]][0]
+  // CHECK: %[[M:.*]] = nvvm.mapa
+  // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[M]], %[[B]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
+  mbarrier.arrive_expect_tx %r[%i], %bytes : !mbarrier.remote<2>
+  // With a count: expect_tx, then arrive with the count.
+  // CHECK: %[[A2:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: nvvm.mbarrier.expect_tx %[[A2]], %[[B]] : !llvm.ptr<3>, i32
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[A2]], %[[C]] : !llvm.ptr<3>
+  mbarrier.arrive_expect_tx %g[%i], %bytes, count %c : !mbarrier.group<2>
+  // CHECK: scf.if %[[PRED]] {
+  // CHECK-NEXT: %[[M2:.*]] = nvvm.mapa
+  // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[M2]], %[[B]] {relaxed = true, scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
+  // CHECK-NEXT: }
+  mbarrier.arrive_expect_tx %r[%i], %bytes if %pred {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<2>
+  // CHECK-NOT: nvvm.mbarrier.arrive.expect_tx {{.*}} : !llvm.ptr<3>
+  return
+}
+
+// CHECK-LABEL: func.func @expect_tx(
+// CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[R:[^:]*]]: !llvm.struct<(ptr<3>, i32)>, %[[I:[^:]*]]: index, %[[B:[^:]*]]: i32
+func.func @expect_tx(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i: index, %bytes: i32) {
+  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]]
+  // CHECK-NEXT: nvvm.mbarrier.expect_tx %[[A]], %[[B]] : !llvm.ptr<3>, i32
+  mbarrier.expect_tx %g[%i], %bytes : !mbarrier.group<2>
+  // CHECK: %[[M:.*]] = nvvm.mapa
+  // CHECK-NEXT: nvvm.mbarrier.expect_tx %[[M]], %[[B]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
+  mbarrier.expect_tx %r[%i], %bytes : !mbarrier.remote<2>
+  return
+}

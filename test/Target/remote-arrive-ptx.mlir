@@ -1,0 +1,80 @@
+// The PTX text of every sensitive form. Remote views and `on %cta` arrivals
+// become mapa.shared::cluster + the shared::cluster arrive forms; the local
+// instruction forms must never appear for them. Local arrivals stay local.
+// RUN: mbarrier-compile %s --emit ptx -o - | FileCheck %s
+// RUN: mbarrier-compile %s --emit ptx -o - | FileCheck %s --check-prefix=LOCAL
+// The ptxas step (no GPU needed): the cubin is an ELF file.
+// RUN: mbarrier-compile %s -o %t.cubin
+// RUN: %python -c "import sys; data = open(sys.argv[1], 'rb').read(); assert data[:4] == b'\x7fELF', data[:4]; print('cubin', len(data) > 0)" %t.cubin | FileCheck %s --check-prefix=CUBIN
+// CUBIN: cubin True
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: .entry remote_forms(
+    // CHECK: .reqnctapercluster 2, 1, 1
+    gpu.func @remote_forms(%count: i32, %bytes: i32, %pred: i1) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i32
+      %g = mbarrier.alloc : !mbarrier.group<1>
+      %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+      %peer = arith.xori %rank, %one : i32
+      %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
+      // CHECK: mapa.shared::cluster.u64 [[ADDR:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      mbarrier.arrive %r[%c0] : !mbarrier.remote<1>
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], [[COUNT:%r[0-9]+]];
+      mbarrier.arrive %r[%c0], count %count : !mbarrier.remote<1>
+      // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<1>
+      // CHECK: mbarrier.arrive.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      mbarrier.arrive %r[%c0] {scope = #mbarrier.scope<cta>} : !mbarrier.remote<1>
+      // CHECK: mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      mbarrier.arrive_expect_tx %r[%c0], %bytes : !mbarrier.remote<1>
+      // A predicated remote arrival is a branch around the cluster form.
+      // CHECK: @{{!?}}%p{{[0-9]+}} bra
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      mbarrier.arrive %r[%c0] if %pred : !mbarrier.remote<1>
+      // CHECK-NOT: mbarrier.arrive.shared.b64
+      // CHECK-NOT: mbarrier.arrive.expect_tx.shared.b64
+      // CHECK: ret;
+      gpu.return
+    }
+
+    // CHECK-LABEL: .entry on_cta_forms(
+    gpu.func @on_cta_forms(%cta: i32) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+      %c1 = arith.constant 1 : index
+      %g = mbarrier.alloc : !mbarrier.group<2>
+      // CHECK: mapa.shared::cluster.u64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A2]]], {{%r[0-9]+}};
+      mbarrier.arrive %g[%c1] on %cta : !mbarrier.group<2>
+      // CHECK-NOT: mbarrier.arrive.shared.b64
+      // CHECK: ret;
+      gpu.return
+    }
+
+    // LOCAL-LABEL: .entry local_forms(
+    gpu.func @local_forms(%count: i32, %bytes: i32, %phase: i32) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i32
+      %g = mbarrier.alloc : !mbarrier.group<1>
+      // LOCAL: mbarrier.init.shared.b64 [[[BAR:__mbarrier_alloc_[0-9]+]]], {{%r[0-9]+}};
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+      // LOCAL: mbarrier.arrive.shared.b64 {{%rd[0-9]+}}, [[[BAR]]];
+      mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      // LOCAL: mbarrier.arrive.shared.b64 {{%rd[0-9]+}}, [[[BAR]]], {{%r[0-9]+}};
+      mbarrier.arrive %g[%c0], count %count : !mbarrier.group<1>
+      // LOCAL: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [[[BAR]]], {{%r[0-9]+}};
+      mbarrier.arrive_expect_tx %g[%c0], %bytes : !mbarrier.group<1>
+      // LOCAL: [[LOOP:\$L__BB[0-9_]+]]:
+      // LOCAL: mbarrier.try_wait.parity.shared.b64 [[P:%p[0-9]+]], [[[BAR]]], {{%r[0-9]+}};
+      // LOCAL: bra{{(.uni)?}} [[LOOP]];
+      mbarrier.wait %g[%c0], %phase : !mbarrier.group<1>
+      // LOCAL: mbarrier.inval.shared.b64 [[[BAR]]];
+      mbarrier.inval %g[%c0] : !mbarrier.group<1>
+      // LOCAL-NOT: mapa
+      // LOCAL-NOT: shared::cluster
+      // LOCAL: ret;
+      gpu.return
+    }
+  }
+}
