@@ -123,6 +123,17 @@ def sm_count() -> int:
     return _device_attribute("CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT")
 
 
+def _release(release, exc_type) -> None:
+    """Run a ``with``-block cleanup.  While another exception propagates, a
+    failing cleanup (the context is dead after a kernel fault) is ignored so
+    that it does not mask the original error."""
+    try:
+        release()
+    except CudaError:
+        if exc_type is None:
+            raise
+
+
 # --------------------------------------------------------------------------
 # Modules
 # --------------------------------------------------------------------------
@@ -161,8 +172,8 @@ class Module:
     def __enter__(self) -> "Module":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.unload()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        _release(self.unload, exc_type)
 
 
 # --------------------------------------------------------------------------
@@ -236,8 +247,8 @@ class DeviceBuffer:
     def __enter__(self) -> "DeviceBuffer":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.free()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        _release(self.free, exc_type)
 
 
 # --------------------------------------------------------------------------

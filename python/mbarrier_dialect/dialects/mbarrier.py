@@ -15,3 +15,11 @@ from .._mbarrierDialects.mbarrier import (  # noqa: F401
     register_dialect,
     register_passes,
 )
+
+# Parsed `mbarrier.*` ops come back as the classes above: the Python bindings
+# find a dialect's op classes through their module search prefixes.
+from ._ods_common import _cext as _ods_cext  # noqa: E402
+
+_PREFIX = __name__.rpartition(".")[0]
+if _PREFIX not in _ods_cext.globals.dialect_search_modules:
+    _ods_cext.globals.append_dialect_search_prefix(_PREFIX)
