@@ -177,7 +177,7 @@ def child_main(rt, directory: Path, kernel: dict, repeat: int) -> int:
         result = run_kernel(rt, directory, kernel, repeat)
     except rt.CudaError as exc:
         short = exc.name.removeprefix("CUDA_ERROR_")
-        result = {"result": "ERROR", "ms": None, "detail": f"{short} ({exc})"}
+        result = {"result": "ERROR", "ms": None, "detail": f"{short} in {exc.what}"}
     except (ManifestError, LookupError, ValueError, TypeError, OverflowError, OSError) as exc:
         result = {"result": "ERROR", "ms": None, "detail": f"{type(exc).__name__}: {exc}"}
     print(RESULT_TAG + json.dumps(result), flush=True)

@@ -15,8 +15,8 @@ Everything here emits ops of `mbarrier_dialect.dialects.mbarrier`; it is
 sugar, not a second dialect.
 """
 from .barriers import MBarrier, TCGen05Bar, TMABar
-from .kernel import Kernel, current_kernel, for_range, if_then
+from .kernel import Kernel, current_kernel, for_range, if_else, if_then
 from .smem import SmemBuffer, SmemPool
 
 __all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "SmemPool", "SmemBuffer",
-           "current_kernel", "for_range", "if_then"]
+           "current_kernel", "for_range", "if_else", "if_then"]

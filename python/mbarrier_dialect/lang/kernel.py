@@ -189,6 +189,30 @@ def if_then(cond):
         scf.YieldOp([])
 
 
+class IfElse:
+    """`branch = if_else(pred)`; `with branch.then(): ...`;
+    `with branch.otherwise(): ...`."""
+
+    def __init__(self, cond):
+        self.op = scf.IfOp(V.as_i1(cond), [], has_else=True)
+
+    @contextlib.contextmanager
+    def then(self):
+        with ir.InsertionPoint(self.op.then_block):
+            yield
+            scf.YieldOp([])
+
+    @contextlib.contextmanager
+    def otherwise(self):
+        with ir.InsertionPoint(self.op.else_block):
+            yield
+            scf.YieldOp([])
+
+
+def if_else(cond) -> IfElse:
+    return IfElse(cond)
+
+
 class Loop:
     """`with for_range(lo, hi, step, carry=[...]) as loop:` — `loop.iv`,
     `loop.carry` (the iter_args), `loop.next(values)` sets what is yielded;

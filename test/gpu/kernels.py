@@ -1,0 +1,244 @@
+"""The end-to-end kernels of the GPU suite, built with mbarrier_dialect.lang.
+
+Each builder returns a `Case`: the kernel (built, not yet compiled), its
+launch shape, its arguments with their inputs, and the expected outputs
+computed here in numpy. `build_suite.py` compiles them into a manifest that
+`run_manifest.py` executes on the GPU machine without MLIR.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import arith, llvm, nvvm
+
+from mbarrier_dialect.dialects.mbarrier import Scope
+from mbarrier_dialect.lang import Kernel, MBarrier, TMABar, for_range, if_else, if_then
+from mbarrier_dialect.lang import values as V
+
+
+@dataclass
+class Case:
+    kernel: Kernel
+    args: list  # manifest arg dicts, in parameter order
+    expect: dict  # buffer name -> np.ndarray
+    inputs: dict = field(default_factory=dict)  # buffer name -> np.ndarray
+    timeout_s: int = 60
+
+
+def _i32(x):
+    return V.as_i32(x)
+
+
+def _eq(a, b):
+    return arith.CmpIOp(arith.CmpIPredicate.eq, _i32(a), _i32(b)).result
+
+
+def _buffer(name, array=None, *, fill=None, shape=None):
+    if array is not None:
+        return {"kind": "buffer", "name": name, "dtype": str(array.dtype),
+                "shape": list(array.shape), "init": {"npy": f"{{case}}.{name}.npy"}}
+    return {"kind": "buffer", "name": name, "dtype": "int32", "shape": list(shape),
+            "init": {"fill": fill}}
+
+
+def pingpong_2cta(iters: int = 10000) -> Case:
+    """CTA 0 hands a value to CTA 1 through a remote arrival (release.cluster)
+    and CTA 1 hands it back; each side checks the value it received."""
+    with Kernel("pingpong_2cta", block=32, cluster=2,
+                params=[("out", "ptr"), ("mailbox", "ptr"), ("iters", "i32")]) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        bar.init(1)
+        k.fence_barrier_init()
+        k.cluster_sync()
+        rank = k.cluster_rank()
+        peer = arith.XOrIOp(rank, _i32(1)).result
+        remote = bar.remote_view(peer)
+        out, mailbox = k.param("out"), k.param("mailbox")
+        with if_then(k.is_thread(0)):
+            with for_range(0, k.param("iters"), carry=[_i32(0)]) as loop:
+                (phase,) = loop.carry
+                step = V.as_i32(loop.iv)
+                branch = if_else(_eq(rank, 0))
+                with branch.then():  # serve: write, arrive, wait for the echo
+                    k.store(step, mailbox, 0)
+                    remote.arrive(0)
+                    bar.wait(0, phase, scope=Scope.cluster)
+                with branch.otherwise():  # echo: wait, check, arrive back
+                    bar.wait(0, phase, scope=Scope.cluster)
+                    seen = k.load(mailbox, 0, ir.IntegerType.get_signless(32))
+                    bad = arith.ExtUIOp(V.i32(), arith.CmpIOp(arith.CmpIPredicate.ne, seen, step).result).result
+                    k.store(arith.AddIOp(k.load(out, 2), bad).result, out, 2)
+                    remote.arrive(0)
+                loop.next(arith.XOrIOp(phase, _i32(1)).result)
+            k.store(V.as_i32(k.param("iters")), out, rank)
+        k.cluster_sync()
+    expect = np.array([iters, iters, 0], dtype=np.int32)
+    return Case(k, [_buffer("out", fill=0, shape=[3]), _buffer("mailbox", fill=-1, shape=[1]),
+                    {"kind": "scalar", "dtype": "int32", "value": iters}], {"out": expect})
+
+
+def counted_arrivals(rounds: int = 2000, threads: int = 128) -> Case:
+    """Lane 0 of each warp arrives with count 32 on a barrier that expects
+    one arrival per thread; every thread waits for every phase."""
+    with Kernel("counted_arrivals", block=threads, params=[("out", "ptr")]) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        bar.init(threads)
+        k.sync_threads()
+        tid = k.thread_rank()
+        lane0 = _eq(arith.AndIOp(tid, _i32(31)).result, 0)
+        with for_range(0, rounds, carry=[_i32(0), _i32(0)]) as loop:
+            phase, done = loop.carry
+            bar.arrive(0, pred=lane0, count=32)
+            bar.wait(0, phase)
+            k.sync_threads()  # nobody arrives on phase k+1 before all saw phase k
+            loop.next(arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result)
+        k.store(loop.results[1], k.param("out"), tid)
+    return Case(k, [_buffer("out", fill=-1, shape=[threads])],
+                {"out": np.full(threads, rounds, dtype=np.int32)})
+
+
+def predicated_remote(cluster: int = 4) -> Case:
+    """CTAs 1..3 arrive on CTA 0's barrier (count 2) if their rank is odd:
+    exactly two arrivals land, so after one more local arrival the next
+    phase is still open (test_wait false)."""
+    with Kernel("predicated_remote", block=32, cluster=cluster, params=[("out", "ptr")]) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        bar.init(2)
+        k.fence_barrier_init()
+        k.cluster_sync()
+        rank = k.cluster_rank()
+        out = k.param("out")
+        first = k.is_thread(0)
+        odd = _eq(arith.AndIOp(rank, _i32(1)).result, 1)
+        with if_then(arith.AndIOp(first, arith.XOrIOp(_eq(rank, 0), V.as_i1(True)).result).result):
+            bar.remote_view(0).arrive(0, pred=odd)
+        with if_then(arith.AndIOp(first, _eq(rank, 0)).result):
+            bar.wait(0, 0, scope=Scope.cluster)
+            k.store(_i32(1), out, 1)
+        k.cluster_sync()  # every remote arrival has landed
+        with if_then(arith.AndIOp(first, _eq(rank, 0)).result):
+            bar.arrive(0)
+            k.store(arith.ExtUIOp(V.i32(), bar.test_wait(0, 1)).result, out, 0)
+        k.cluster_sync()
+    return Case(k, [_buffer("out", fill=-1, shape=[2])], {"out": np.array([0, 1], np.int32)})
+
+
+def all_to_one_cluster4(rounds: int = 2000) -> Case:
+    """Every CTA of a 4-CTA cluster arrives on CTA 0's barrier (count 4,
+    CTA 0 through a view of itself); CTA 0 then releases the others one by
+    one through their `go` barriers."""
+    with Kernel("all_to_one_cluster4", block=32, cluster=4, params=[("out", "ptr")]) as k:
+        pool = k.smem_pool()
+        to0 = MBarrier(pool, 1)
+        go = MBarrier(pool, 1)
+        pool.commit()
+        to0.init(4)
+        go.init(1)
+        k.fence_barrier_init()
+        k.cluster_sync()
+        rank = k.cluster_rank()
+        to_owner = to0.remote_view(0)
+        peers = [go.remote_view(r) for r in (1, 2, 3)]
+        with if_then(k.is_thread(0)):
+            with for_range(0, rounds, carry=[_i32(0), _i32(0)]) as loop:
+                phase, done = loop.carry
+                to_owner.arrive(0)
+                branch = if_else(_eq(rank, 0))
+                with branch.then():
+                    to0.wait(0, phase, scope=Scope.cluster)
+                    for peer in peers:
+                        peer.arrive(0)
+                with branch.otherwise():
+                    go.wait(0, phase, scope=Scope.cluster)
+                loop.next(arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result)
+            k.store(loop.results[1], k.param("out"), rank)
+        k.cluster_sync()
+    return Case(k, [_buffer("out", fill=-1, shape=[4])],
+                {"out": np.full(4, rounds, dtype=np.int32)})
+
+
+def bulk_copy_expect_tx(n: int = 1024, threads: int = 128) -> Case:
+    """Thread 0 posts arrive.expect_tx(4 KiB) and starts a cp.async.bulk
+    global->shared that completes on the same barrier; all threads wait,
+    then copy the shared tile out."""
+    nbytes = n * 4
+    with Kernel("bulk_copy_expect_tx", block=threads, params=[("src", "ptr"), ("out", "ptr")]) as k:
+        pool = k.smem_pool()
+        bar = TMABar(pool, 1)
+        tile = pool.alloc((n,), "int32", align=128)
+        pool.commit()
+        bar.init(1)
+        k.fence_barrier_init()
+        k.sync_threads()
+        with if_then(k.is_thread(0)):
+            bar.arrive(0, tx_count=nbytes)
+            nvvm.CpAsyncBulkGlobalToSharedClusterOp(tile.ptr, k.param("src"), bar.ptr_to(0),
+                                                    _i32(nbytes))
+        bar.wait(0, 0)
+        tid = k.thread_rank()
+        with for_range(0, n // threads) as loop:
+            i = arith.AddIOp(tid, arith.MulIOp(V.as_i32(loop.iv), _i32(threads)).result).result
+            k.store(k.load(tile.ptr, i), k.param("out"), i)
+    src = np.random.default_rng().integers(-2**31, 2**31 - 1, n, dtype=np.int32)
+    return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[n])],
+                {"out": src}, inputs={"src": src})
+
+
+def pipeline(stages: int = 3, items: int = 4096) -> Case:
+    """Warp 0 produces 32-int items into a ring of `stages` shared slots,
+    warp 1 consumes them (out = 3 * in + 1): full/empty barrier pairs with
+    phase tracking, `empty` waiting with phase_offset 1."""
+    with Kernel(f"pipeline_{stages}stage", block=64,
+                params=[("src", "ptr"), ("out", "ptr"), ("items", "i32")]) as k:
+        pool = k.smem_pool()
+        full = MBarrier(pool, stages)
+        empty = MBarrier(pool, stages, phase_offset=1)
+        ring = pool.alloc((stages, 32), "int32", align=128)
+        pool.commit()
+        full.init(32)
+        empty.init(32)
+        k.sync_threads()
+        tid = k.thread_rank()
+        lane = arith.AndIOp(tid, _i32(31)).result
+        producer = arith.CmpIOp(arith.CmpIPredicate.ult, tid, _i32(32)).result
+        n = _i32(stages)
+
+        def slot_phase(iv):
+            i = V.as_i32(iv)
+            stage = arith.RemUIOp(i, n).result
+            phase = arith.AndIOp(arith.DivUIOp(i, n).result, _i32(1)).result
+            elem = arith.AddIOp(arith.MulIOp(stage, _i32(32)).result, lane).result
+            glob = arith.AddIOp(arith.MulIOp(i, _i32(32)).result, lane).result
+            return V.as_index(stage), phase, elem, glob
+
+        branch = if_else(producer)
+        with branch.then():
+            with for_range(0, k.param("items")) as loop:
+                stage, phase, elem, glob = slot_phase(loop.iv)
+                empty.wait(stage, phase)
+                k.store(k.load(k.param("src"), glob), ring.ptr, elem)
+                full.arrive(stage)
+        with branch.otherwise():
+            with for_range(0, k.param("items")) as loop:
+                stage, phase, elem, glob = slot_phase(loop.iv)
+                full.wait(stage, phase)
+                v = k.load(ring.ptr, elem)
+                k.store(arith.AddIOp(arith.MulIOp(v, _i32(3)).result, _i32(1)).result,
+                        k.param("out"), glob)
+                empty.arrive(stage)
+    src = np.random.default_rng().integers(-2**20, 2**20, items * 32, dtype=np.int32)
+    return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[items * 32]),
+                    {"kind": "scalar", "dtype": "int32", "value": items}],
+                {"out": src * 3 + 1}, inputs={"src": src})
+
+
+BUILDERS = [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one_cluster4,
+            bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4)]

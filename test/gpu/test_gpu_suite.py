@@ -1,0 +1,78 @@
+"""The GPU suite. The build half (kernels -> cubins + manifest, with the PTX
+forms checked) runs everywhere; the GPU half runs the manifest through
+run_manifest.py where a CUDA GPU is present and is skipped, with the reason,
+where none is (CI)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import build_suite  # noqa: E402
+
+# Kernels that arrive through remote views -> the local arrivals they make on
+# purpose (predicated_remote arrives once on CTA 0's own barrier).
+REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluster4": 0}
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gpu-suite")
+    return str(out), build_suite.build(str(out))
+
+
+def test_every_kernel_builds_to_a_cubin(suite):
+    out, manifest = suite
+    names = [k["name"] for k in manifest["kernels"]]
+    assert len(names) == 7 and len(set(names)) == 7
+    for entry in manifest["kernels"]:
+        with open(os.path.join(out, entry["cubin"]), "rb") as f:
+            assert f.read(4) == b"\x7fELF", entry["name"]
+        for arg in entry["args"]:
+            if arg["kind"] == "buffer" and "npy" in arg["init"]:
+                assert os.path.exists(os.path.join(out, arg["init"]["npy"]))
+
+
+@pytest.mark.parametrize("name", sorted(REMOTE_KERNELS))
+def test_remote_kernels_use_only_cluster_arrivals(suite, name):
+    out, _ = suite
+    ptx = open(os.path.join(out, f"{name}.ptx")).read()
+    assert "mapa.shared::cluster" in ptx
+    assert ".shared::cluster.b64 _," in ptx
+    # No arrival through a view became the local form.
+    assert ptx.count("mbarrier.arrive.shared.b64") == REMOTE_KERNELS[name]
+    assert ".reqnctapercluster" in ptx
+
+
+def test_local_kernels_stay_local(suite):
+    out, manifest = suite
+    for entry in manifest["kernels"]:
+        if entry["name"] in REMOTE_KERNELS:
+            continue
+        ptx = open(os.path.join(out, f"{entry['name']}.ptx")).read()
+        assert "mapa" not in ptx and "shared::cluster.b64" not in ptx, entry["name"]
+
+
+def _gpu_reason():
+    try:
+        from cuda.bindings import driver
+
+        (err,) = driver.cuInit(0)
+    except Exception as e:  # no libcuda.so: cuda-bindings raises on first use
+        return f"no CUDA driver here ({type(e).__name__}: {e})"
+    if err != driver.CUresult.CUDA_SUCCESS:
+        return f"no CUDA GPU here (cuInit: {driver.cuGetErrorName(err)[1].decode()})"
+    return None
+
+
+def test_suite_runs_on_the_gpu(suite):
+    reason = _gpu_reason()
+    if reason:
+        pytest.skip(reason)
+    out, _ = suite
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "run_manifest.py"), out],
+                          capture_output=True, text=True, timeout=900)
+    print(proc.stdout)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
