@@ -362,7 +362,7 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
         config.attrs = [attr]
         config.numAttrs = 1
     check(driver.cuLaunchKernelEx(config, function, params, 0), "cuLaunchKernelEx")
-    del keepalive
+    del keepalive  # the driver copied the argument values during the call
     if sync:
         _synchronize(stream)
 

@@ -2,7 +2,7 @@
 write a manifest (kernel, launch shape, inputs, expected outputs) that
 run_manifest.py executes on the GPU machine with its own Python.
 
-    python test/gpu/build_suite.py OUT_DIR [--repeat-scale N]
+    python test/gpu/build_suite.py OUT_DIR [--suite full|sanitize|stress]
 """
 from __future__ import annotations
 
@@ -45,9 +45,9 @@ def write_case(case: kernels.Case, out_dir: str) -> dict:
     }
 
 
-def build(out_dir: str, builders=None) -> dict:
+def build(out_dir: str, suite: str = "full") -> dict:
     os.makedirs(out_dir, exist_ok=True)
-    manifest = {"kernels": [write_case(b(), out_dir) for b in (builders or kernels.BUILDERS)]}
+    manifest = {"kernels": [write_case(b(), out_dir) for b in kernels.SUITES[suite]]}
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     return manifest
@@ -56,8 +56,9 @@ def build(out_dir: str, builders=None) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out_dir")
+    parser.add_argument("--suite", choices=sorted(kernels.SUITES), default="full")
     args = parser.parse_args()
-    manifest = build(args.out_dir)
+    manifest = build(args.out_dir, args.suite)
     for entry in manifest["kernels"]:
         print(f"built {entry['name']}: grid {entry['grid']} cluster {entry['cluster']}")
 

@@ -131,24 +131,26 @@ def predicated_remote(cluster: int = 4) -> Case:
     return Case(k, [_buffer("out", fill=-1, shape=[2])], {"out": np.array([0, 1], np.int32)})
 
 
-def all_to_one_cluster4(rounds: int = 2000) -> Case:
-    """Every CTA of a 4-CTA cluster arrives on CTA 0's barrier (count 4,
-    CTA 0 through a view of itself); CTA 0 then releases the others one by
-    one through their `go` barriers."""
-    with Kernel("all_to_one_cluster4", block=32, cluster=4, params=[("out", "ptr")]) as k:
+def all_to_one(cluster: int = 4, rounds: int = 2000, clusters: int = 1) -> Case:
+    """Every CTA of a cluster arrives on CTA 0's barrier (count = cluster
+    size, CTA 0 through a view of itself); CTA 0 then releases the others one
+    by one through their `go` barriers. `clusters` independent clusters."""
+    name = f"all_to_one_cluster{cluster}" + (f"_x{clusters}" if clusters > 1 else "")
+    with Kernel(name, block=32, cluster=cluster, grid=cluster * clusters,
+                params=[("out", "ptr"), ("rounds", "i32")]) as k:
         pool = k.smem_pool()
         to0 = MBarrier(pool, 1)
         go = MBarrier(pool, 1)
         pool.commit()
-        to0.init(4)
+        to0.init(cluster)
         go.init(1)
         k.fence_barrier_init()
         k.cluster_sync()
         rank = k.cluster_rank()
         to_owner = to0.remote_view(0)
-        peers = [go.remote_view(r) for r in (1, 2, 3)]
+        peers = [go.remote_view(r) for r in range(1, cluster)]
         with if_then(k.is_thread(0)):
-            with for_range(0, rounds, carry=[_i32(0), _i32(0)]) as loop:
+            with for_range(0, k.param("rounds"), carry=[_i32(0), _i32(0)]) as loop:
                 phase, done = loop.carry
                 to_owner.arrive(0)
                 branch = if_else(_eq(rank, 0))
@@ -159,10 +161,12 @@ def all_to_one_cluster4(rounds: int = 2000) -> Case:
                 with branch.otherwise():
                     go.wait(0, phase, scope=Scope.cluster)
                 loop.next(arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result)
-            k.store(loop.results[1], k.param("out"), rank)
+            k.store(loop.results[1], k.param("out"), k.block_rank())
         k.cluster_sync()
-    return Case(k, [_buffer("out", fill=-1, shape=[4])],
-                {"out": np.full(4, rounds, dtype=np.int32)})
+    ctas = cluster * clusters
+    return Case(k, [_buffer("out", fill=-1, shape=[ctas]),
+                    {"kind": "scalar", "dtype": "int32", "value": rounds}],
+                {"out": np.full(ctas, rounds, dtype=np.int32)}, timeout_s=120)
 
 
 def bulk_copy_expect_tx(n: int = 1024, threads: int = 128) -> Case:
@@ -192,11 +196,13 @@ def bulk_copy_expect_tx(n: int = 1024, threads: int = 128) -> Case:
                 {"out": src}, inputs={"src": src})
 
 
-def pipeline(stages: int = 3, items: int = 4096) -> Case:
+def _pipeline_kernel(name, stages, *, block_offset, checksum, cluster=None, grid=None):
     """Warp 0 produces 32-int items into a ring of `stages` shared slots,
-    warp 1 consumes them (out = 3 * in + 1): full/empty barrier pairs with
-    phase tracking, `empty` waiting with phase_offset 1."""
-    with Kernel(f"pipeline_{stages}stage", block=64,
+    warp 1 consumes them (v -> 3 * v + 1): full/empty barrier pairs with
+    phase tracking, `empty` waiting with phase_offset 1. Item i reads
+    src[(i mod 4096) * 32 + lane] (+ the block index with `block_offset`);
+    the consumer stores each result, or with `checksum` adds them per lane."""
+    with Kernel(name, block=64, cluster=cluster, grid=grid,
                 params=[("src", "ptr"), ("out", "ptr"), ("items", "i32")]) as k:
         pool = k.smem_pool()
         full = MBarrier(pool, stages)
@@ -208,37 +214,85 @@ def pipeline(stages: int = 3, items: int = 4096) -> Case:
         k.sync_threads()
         tid = k.thread_rank()
         lane = arith.AndIOp(tid, _i32(31)).result
-        producer = arith.CmpIOp(arith.CmpIPredicate.ult, tid, _i32(32)).result
+        block = k.block_rank()
         n = _i32(stages)
 
-        def slot_phase(iv):
+        def item(iv):
             i = V.as_i32(iv)
             stage = arith.RemUIOp(i, n).result
             phase = arith.AndIOp(arith.DivUIOp(i, n).result, _i32(1)).result
             elem = arith.AddIOp(arith.MulIOp(stage, _i32(32)).result, lane).result
+            wrapped = arith.AndIOp(i, _i32(4095)).result
+            src = arith.AddIOp(arith.MulIOp(wrapped, _i32(32)).result, lane).result
             glob = arith.AddIOp(arith.MulIOp(i, _i32(32)).result, lane).result
-            return V.as_index(stage), phase, elem, glob
+            return V.as_index(stage), phase, elem, src, glob
 
-        branch = if_else(producer)
-        with branch.then():
+        branch = if_else(arith.CmpIOp(arith.CmpIPredicate.ult, tid, _i32(32)).result)
+        with branch.then():  # producer warp
             with for_range(0, k.param("items")) as loop:
-                stage, phase, elem, glob = slot_phase(loop.iv)
+                stage, phase, elem, src, _ = item(loop.iv)
                 empty.wait(stage, phase)
-                k.store(k.load(k.param("src"), glob), ring.ptr, elem)
+                v = k.load(k.param("src"), src)
+                if block_offset:
+                    v = arith.AddIOp(v, block).result
+                k.store(v, ring.ptr, elem)
                 full.arrive(stage)
-        with branch.otherwise():
-            with for_range(0, k.param("items")) as loop:
-                stage, phase, elem, glob = slot_phase(loop.iv)
+        with branch.otherwise():  # consumer warp
+            with for_range(0, k.param("items"), carry=[_i32(0)] if checksum else []) as loop:
+                stage, phase, elem, _, glob = item(loop.iv)
                 full.wait(stage, phase)
                 v = k.load(ring.ptr, elem)
-                k.store(arith.AddIOp(arith.MulIOp(v, _i32(3)).result, _i32(1)).result,
-                        k.param("out"), glob)
+                r = arith.AddIOp(arith.MulIOp(v, _i32(3)).result, _i32(1)).result
                 empty.arrive(stage)
-    src = np.random.default_rng().integers(-2**20, 2**20, items * 32, dtype=np.int32)
+                if checksum:
+                    loop.next(arith.AddIOp(loop.carry[0], r).result)
+                else:
+                    k.store(r, k.param("out"), glob)
+            if checksum:
+                slot = arith.AddIOp(arith.MulIOp(block, _i32(32)).result, lane).result
+                k.store(loop.results[0], k.param("out"), slot)
+    return k
+
+
+def pipeline(stages: int = 3, items: int = 4096) -> Case:
+    """One CTA, every item checked element by element."""
+    k = _pipeline_kernel(f"pipeline_{stages}stage", stages, block_offset=False, checksum=False)
+    src = np.random.default_rng().integers(-2**20, 2**20, 4096 * 32, dtype=np.int32)
+    expect = (np.resize(src.reshape(4096, 32), (items, 32)).reshape(-1) * 3 + 1).astype(np.int32)
     return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[items * 32]),
                     {"kind": "scalar", "dtype": "int32", "value": items}],
-                {"out": src * 3 + 1}, inputs={"src": src})
+                {"out": expect}, inputs={"src": src})
 
 
-BUILDERS = [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one_cluster4,
-            bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4)]
+def pipeline_stress(ctas: int, cluster: int | None, items: int = 100_000, stages: int = 4) -> Case:
+    """The pipeline on `ctas` CTAs at once (every SM), launched in clusters;
+    each CTA offsets its data by its block index and returns per-lane sums
+    of all `items` results, which numpy checks exactly (mod 2^32)."""
+    name = f"pipeline_stress_c{cluster or 1}_x{ctas}"
+    k = _pipeline_kernel(name, stages, block_offset=True, checksum=True,
+                         cluster=cluster, grid=ctas)
+    src = np.random.default_rng().integers(-2**20, 2**20, 4096 * 32, dtype=np.int32)
+    per_item = np.resize(src.reshape(4096, 32).astype(np.int64), (items, 32))
+    base = (per_item * 3 + 1).sum(axis=0)  # per lane, block offset 0
+    blocks = np.arange(ctas, dtype=np.int64)[:, None]
+    sums = base[None, :] + 3 * items * blocks
+    expect = ((sums + 2**31) % 2**32 - 2**31).astype(np.int32).reshape(-1)
+    return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[ctas * 32]),
+                    {"kind": "scalar", "dtype": "int32", "value": items}],
+                {"out": expect}, inputs={"src": src}, timeout_s=300)
+
+
+# The suites: the functional suite, a smaller one for compute-sanitizer
+# (which slows kernels by orders of magnitude), and the stress suite.
+SUITES = {
+    "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
+             bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4)],
+    "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
+                 lambda: all_to_one(4, 50), bulk_copy_expect_tx,
+                 lambda: pipeline(2, 256), lambda: pipeline(4, 256)],
+    "stress": [lambda: pipeline_stress(132, 2), lambda: pipeline_stress(132, 4),
+               lambda: pipeline_stress(128, 8),
+               lambda: all_to_one(2, 100_000, clusters=66), lambda: all_to_one(4, 100_000, clusters=33),
+               lambda: all_to_one(8, 100_000, clusters=16)],
+}
+BUILDERS = SUITES["full"]
