@@ -234,8 +234,15 @@ class Loop:
 
 @contextlib.contextmanager
 def for_range(lower, upper, step=1, carry=()):
-    op = scf.ForOp(V.as_index(lower), V.as_index(upper), V.as_index(step),
-                   [c for c in carry])
+    """An scf.for. The induction variable is i32 (what GPU loop counters
+    are; an index counter lowers to 64-bit arithmetic in the loop) unless a
+    bound is an index Value."""
+    bounds = (lower, upper, step)
+    if any(isinstance(b, ir.Value) and isinstance(b.type, ir.IndexType) for b in bounds):
+        lower, upper, step = (V.as_index(b) for b in bounds)
+    else:
+        lower, upper, step = (V.as_i32(b) for b in bounds)
+    op = scf.ForOp(lower, upper, step, [c for c in carry])
     loop = Loop(op)
     with ir.InsertionPoint(op.body):
         yield loop
