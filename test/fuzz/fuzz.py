@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""A mutation fuzzer for mbarrier-opt: parse + verify + convert-mbarrier-to-nvvm
+(and, for inputs with a gpu.module, the whole mbarrier-to-ptx pipeline).
+
+    python test/fuzz/fuzz.py --seconds 600 [--seed N] [--crash-dir DIR]
+
+Seeds are the cases of the lit tests (split at `// -----`). Each mutant is
+fed to mbarrier-opt; mutants are batched with -split-input-file, and a batch
+that crashes is re-run case by case to find the crasher. A crash is a signal,
+an assertion, or "LLVM ERROR"/"PLEASE submit a bug report" on stderr; a clean
+diagnostic and a non-zero exit are fine. Prints a summary line and exits
+non-zero when it found a crash (each crasher is written to --crash-dir).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TEST_ROOT = os.path.dirname(HERE)
+SPLIT = "// -----"
+CRASH_MARKERS = ("LLVM ERROR", "PLEASE submit a bug report", "Assertion", "Stack dump")
+# Crashes inside upstream MLIR that any op reaches, with or without ours: they
+# are reported apart (and in RELIABILITY.md), not counted as crashes of ours.
+KNOWN_UPSTREAM = {
+    "only integers and floats have a bitwidth":
+        "the attribute parser asserts on a dense array of `index` (array<index: ...>), "
+        "whatever op carries it (arith.addi does too)",
+}
+
+OPS = ["init", "arrive", "arrive_expect_tx", "expect_tx", "wait", "try_wait", "test_wait",
+       "inval", "remote_view", "ptr", "tcgen05_commit", "alloc", "view", "fence_init"]
+INTS = ["0", "1", "-1", "2", "3", "7", "8", "31", "32", "1048575", "1048576", "2147483647",
+        "-2147483648", "4294967295", "9223372036854775807"]
+TYPES = ["!mbarrier.group<1>", "!mbarrier.group<2>", "!mbarrier.remote<1>", "!mbarrier.remote<2>",
+         "!mbarrier.group<0>", "!mbarrier.group<4294967295>", "i32", "index", "i1", "!llvm.ptr<3>",
+         "!llvm.ptr<7>", "!llvm.ptr"]
+ATTRS = ["{sem = #mbarrier.sem<relaxed>}", "{sem = #mbarrier.sem<acquire>}",
+         "{scope = #mbarrier.scope<cluster>}", "{phase_offset = 1 : i32}",
+         "{phase_offset = -1 : i32}", "{cta_group = 2 : i32}", "{cta_rank = 5 : i32}",
+         "{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1>}"]
+CHIPS = ["sm_80", "sm_90", "sm_90a", "sm_100a", "sm_70", "sm_", "gfx90a", "sm_120"]
+
+
+def seeds() -> list[str]:
+    cases = []
+    for path in sorted(glob.glob(os.path.join(TEST_ROOT, "**", "*.mlir"), recursive=True)):
+        text = open(path).read()
+        for case in text.split(SPLIT):
+            lines = [l for l in case.splitlines() if not l.lstrip().startswith("// RUN")]
+            case = "\n".join(lines).strip()
+            if "mbarrier" in case:
+                cases.append(case)
+    return cases
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    lines = text.splitlines()
+    for _ in range(rng.randint(1, 4)):
+        if not lines:
+            break
+        i = rng.randrange(len(lines))
+        choice = rng.random()
+        line = lines[i]
+        if choice < 0.2:  # swap an op name
+            line = re.sub(r"mbarrier\.\w+", lambda m: "mbarrier." + rng.choice(OPS), line, count=1)
+        elif choice < 0.4:  # replace an integer
+            nums = list(re.finditer(r"(?<![%\w])-?\d+", line))
+            if nums:
+                m = rng.choice(nums)
+                line = line[:m.start()] + rng.choice(INTS) + line[m.end():]
+        elif choice < 0.55:  # replace a type
+            line = re.sub(r"!mbarrier\.\w+<\d+>|!llvm\.ptr<\d>|\bi32\b|\bindex\b",
+                          lambda m: rng.choice(TYPES), line, count=1)
+        elif choice < 0.65:  # add attributes
+            if " : " in line and "{" not in line:
+                line = line.replace(" : ", " " + rng.choice(ATTRS) + " : ", 1)
+        elif choice < 0.72:  # change a chip
+            line = re.sub(r"sm_\w+", rng.choice(CHIPS), line)
+        elif choice < 0.8:  # duplicate a line
+            lines.insert(i, line)
+        elif choice < 0.87:  # delete a line
+            line = ""
+        elif choice < 0.94:  # move a line elsewhere
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+            continue
+        else:  # swap two SSA names
+            names = re.findall(r"%\w+", line)
+            if len(names) >= 2:
+                a, b = rng.sample(names, 2)
+                line = line.replace(a, "\0").replace(b, a).replace("\0", b)
+        lines[i] = line
+    return "\n".join(lines)
+
+
+def pipeline_for(text: str) -> list[str]:
+    if "gpu.module" in text and "gpu.container_module" in text:
+        return ["--pass-pipeline=builtin.module(mbarrier-to-ptx)"]
+    return ["--convert-mbarrier-to-nvvm"]
+
+
+def run_batch(opt: str, cases: list[str], args: list[str], tmp: str) -> tuple[bool, str]:
+    path = os.path.join(tmp, "batch.mlir")
+    with open(path, "w") as f:
+        f.write(f"\n{SPLIT}\n".join(cases))
+    try:
+        proc = subprocess.run([opt, path, "-split-input-file", *args, "-o", os.devnull],
+                              capture_output=True, text=True, timeout=120, errors="replace")
+    except subprocess.TimeoutExpired:
+        return True, "TIMEOUT (hang)"
+    crashed = proc.returncode < 0 or any(m in proc.stderr for m in CRASH_MARKERS)
+    return crashed, proc.stderr
+
+
+def fuzz(opt: str, seconds: float, seed: int, crash_dir: str | None, batch: int = 64,
+         log=print) -> dict:
+    rng = random.Random(seed)
+    corpus = seeds()
+    stats = {"inputs": 0, "batches": 0, "crashes": [], "upstream": []}
+    deadline = time.monotonic() + seconds
+    with tempfile.TemporaryDirectory() as tmp:
+        while time.monotonic() < deadline:
+            mutants = [mutate(rng.choice(corpus), rng) for _ in range(batch)]
+            groups = {}
+            for m in mutants:
+                groups.setdefault(tuple(pipeline_for(m)), []).append(m)
+            for args, cases in groups.items():
+                crashed, stderr = run_batch(opt, cases, list(args), tmp)
+                stats["batches"] += 1
+                stats["inputs"] += len(cases)
+                if not crashed:
+                    continue
+                for case in cases:  # find the crasher(s)
+                    bad, err = run_batch(opt, [case], list(args), tmp)
+                    upstream = [why for sig, why in KNOWN_UPSTREAM.items() if sig in err]
+                    if bad and upstream:
+                        stats["upstream"].append((case, upstream[0]))
+                    elif bad:
+                        stats["crashes"].append((case, args, err))
+                        log(f"CRASH with {' '.join(args)}:\n{case}\n---\n{err[-2000:]}")
+                        if crash_dir:
+                            os.makedirs(crash_dir, exist_ok=True)
+                            name = os.path.join(crash_dir, f"crash-{len(stats['crashes'])}.mlir")
+                            with open(name, "w") as f:
+                                f.write(f"// args: {' '.join(args)}\n{case}\n")
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--crash-dir")
+    parser.add_argument("--opt", default=None, help="mbarrier-opt executable")
+    args = parser.parse_args()
+    opt = args.opt
+    if opt is None:
+        import mbarrier_dialect
+        opt = mbarrier_dialect.mbarrier_opt_path()
+    t0 = time.monotonic()
+    stats = fuzz(opt, args.seconds, args.seed, args.crash_dir)
+    minutes = (time.monotonic() - t0) / 60
+    print(f"fuzz: seed {args.seed}, {stats['inputs']} inputs in {stats['batches']} batches, "
+          f"{minutes:.1f} min, {len(stats['crashes'])} crashes, "
+          f"{len(stats['upstream'])} known upstream crashes")
+    return 1 if stats["crashes"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
