@@ -152,13 +152,14 @@ LogicalResult RemoteViewOp::verify() {
 LogicalResult PtrOp::verify() {
   if (failed(verifyIndex(*this, getBarriers(), getIndex())))
     return failure();
-  unsigned expected = isRemote(getBarriers()) ? 7 : 3;
+  bool remote = isRemote(getBarriers());
+  unsigned expected = remote ? 7 : 3;
+  StringRef space = remote ? "shared::cluster" : "shared::cta";
   if (cast<LLVM::LLVMPointerType>(getType()).getAddressSpace() != expected)
-    return emitOpError() << "the address of a barrier in " << getBarriers().getType()
-                         << " is !llvm.ptr<" << expected
-                         << (expected == 7 ? "> (shared::cluster)"
-                                           : "> (shared::cta)")
-                         << ", not " << getType();
+    return emitOpError() << "the address of a barrier in "
+                         << getBarriers().getType() << " is !llvm.ptr<"
+                         << expected << "> (" << space << "), not "
+                         << getType();
   return success();
 }
 

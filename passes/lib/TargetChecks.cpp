@@ -133,9 +133,29 @@ SmallVector<TargetInfo> targetsOf(Operation *op,
 
 } // namespace
 
+/// A declared cluster shape must be positive in every dimension: the NVPTX
+/// backend asserts on `.reqnctapercluster` with a zero.
+static LogicalResult checkClusterShapes(Operation *root) {
+  bool failed = false;
+  root->walk([&](Operation *op) {
+    for (StringRef name : {"known_cluster_size", "nvvm.cluster_dim"}) {
+      auto dims = op->getAttrOfType<DenseI32ArrayAttr>(name);
+      if (dims && llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d < 1; })) {
+        op->emitOpError() << "'" << name
+                          << "' must be positive in every dimension, got "
+                          << dims;
+        failed = true;
+      }
+    }
+  });
+  return failure(failed);
+}
+
 LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root,
                                                    StringRef chip,
                                                    StringRef features) {
+  if (failed(checkClusterShapes(root)))
+    return failure();
   std::optional<TargetInfo> fallback;
   if (!chip.empty()) {
     fallback = parseTarget(chip, features);

@@ -7,6 +7,7 @@ driver runs the stages, keeps each intermediate, and calls ptxas.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -79,6 +80,8 @@ def compile(
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
+    if not re.fullmatch(r"sm_\d+[af]?", chip):
+        raise CompileError(f"unknown chip '{chip}': expected sm_<number>[a|f], e.g. sm_90")
     features = default_features(chip) if features is None else features
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()

@@ -31,3 +31,4 @@ func.func @local_arrive_is_fine_on_sm_80(%g: !mbarrier.group<1>, %i: index) {
   mbarrier.arrive %g[%i] : !mbarrier.group<1>
   return
 }
+

@@ -3,7 +3,7 @@
 // RUN: %mlir_opt %mbarrier_plugin_opts %s -split-input-file -verify-diagnostics
 
 func.func @init_through_remote_view(%r: !mbarrier.remote<2>, %i: index, %c: i32) {
-  // expected-error @+1 {{cannot be initialized through a remote view}}
+  // expected-error @+1 {{a barrier cannot be initialized through a remote view; only the CTA that owns it can}}
   mbarrier.init %r[%i], %c : !mbarrier.remote<2>
   return
 }
@@ -51,7 +51,7 @@ func.func @remote_view_of_remote_view(%r: !mbarrier.remote<2>) {
 // -----
 
 func.func @arrive_through_remote_view_with_cta_id(%r: !mbarrier.remote<2>, %i: index, %cta: i32) {
-  // expected-error @+1 {{cannot also specify cta_id}}
+  // expected-error @+1 {{through a remote view cannot also specify cta_id ('on'): the view already fixes the target CTA rank}}
   mbarrier.arrive %r[%i] on %cta : !mbarrier.remote<2>
   return
 }
@@ -68,7 +68,7 @@ func.func @arrive_expect_tx_through_remote_view_with_cta_id(%r: !mbarrier.remote
 
 func.func @constant_index_out_of_range(%g: !mbarrier.group<2>) {
   %c2 = arith.constant 2 : index
-  // expected-error @+1 {{barrier index 2 is out of range for '!mbarrier.group<2>'}}
+  // expected-error @+1 {{barrier index 2 is out of range for '!mbarrier.group<2>' (valid: 0 to 1)}}
   mbarrier.arrive %g[%c2] : !mbarrier.group<2>
   return
 }
@@ -253,4 +253,14 @@ func.func @tcgen05_commit_cta_group_1_or_2(%g: !mbarrier.group<1>, %i: index) {
 // expected-error @+1 {{an mbarrier group needs at least one barrier}}
 func.func @empty_group(%g: !mbarrier.group<0>) {
   return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @zero_cluster_dimension(%g: !mbarrier.group<1>) kernel attributes {known_cluster_size = array<i32: 0, 1, 1>} {
+    // expected-error @+1 {{CTA rank 1 is out of range for a cluster of 0 CTAs}}
+    %r = mbarrier.remote_view %g, cta_rank 1 : !mbarrier.group<1>
+    gpu.return
+  }
 }

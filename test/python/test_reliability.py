@@ -1,0 +1,143 @@
+"""Reliability checks that run in CI: every diagnostic is tested, a short
+fuzz run finds no crash, and bad input at the edges gives a clear error and
+a non-zero exit, never a traceback from deep inside."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TEST_DIR = os.path.join(ROOT, "test")
+
+
+def _sources(*dirs):
+    for d in dirs:
+        for base, _, files in os.walk(os.path.join(ROOT, d)):
+            for name in files:
+                if name.endswith((".cpp", ".h")):
+                    yield os.path.join(base, name)
+
+
+def _diagnostic_fragments():
+    """String literals streamed into emitOpError()/emitError() in C++."""
+    fragments = set()
+    for path in _sources("dialect", "passes"):
+        text = open(path).read()
+        for stmt in re.findall(r"emit(?:Op)?Error\(\)[^;]*;", text, re.S):
+            # Adjacent literals are one C++ string; `<<` separates pieces.
+            for piece in re.split(r"<<", stmt):
+                lit = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', piece))
+                if len(lit.strip()) >= 12:
+                    fragments.add(lit.strip())
+    return sorted(fragments)
+
+
+def _test_text():
+    chunks = []
+    for base, _, files in os.walk(TEST_DIR):
+        for name in files:
+            if name.endswith((".mlir", ".py")):
+                chunks.append(open(os.path.join(base, name)).read())
+    return "\n".join(chunks)
+
+
+def test_every_diagnostic_is_expected_by_a_test():
+    fragments = _diagnostic_fragments()
+    assert len(fragments) >= 20, fragments
+    tests = _test_text()
+    # A fragment may be split around a streamed value: match its longest
+    # piece between format values.
+    missing = [f for f in fragments if max(f.split("'"), key=len).strip() not in tests]
+    assert not missing, "diagnostics no test expects:\n" + "\n".join(missing)
+
+
+def test_short_fuzz_run_finds_no_crash():
+    sys.path.insert(0, os.path.join(TEST_DIR, "fuzz"))
+    import fuzz
+    import mbarrier_dialect
+
+    stats = fuzz.fuzz(mbarrier_dialect.mbarrier_opt_path(), seconds=15, seed=20261129,
+                      crash_dir=None, log=lambda *_: None)
+    assert stats["inputs"] > 500
+    assert not stats["crashes"], stats["crashes"][0]
+
+
+def _compile_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", *args],
+                          input=stdin, capture_output=True)
+
+
+@pytest.mark.parametrize("setup, message", [
+    (lambda p: None, "cannot read"),
+    (lambda p: open(p, "w").close(), "is empty"),
+    (lambda p: open(p, "wb").write(b"\xff\xfe\x00module"), "is not UTF-8"),
+    (lambda p: open(p, "w").write("module { this is not mlir }"), "error:"),
+    (lambda p: open(p, "w").write("module {}"), "no gpu.module"),
+])
+def test_mbarrier_compile_bad_input(tmp_path, setup, message):
+    path = str(tmp_path / "in.mlir")
+    setup(path)
+    proc = _compile_cli(path, "-o", str(tmp_path / "out.cubin"))
+    err = proc.stderr.decode()
+    assert proc.returncode != 0
+    assert message in err, err
+    assert "Traceback" not in err
+
+
+def test_mbarrier_compile_unknown_chip(tmp_path):
+    example = os.path.join(ROOT, "examples", "remote_pingpong.mlir")
+    proc = _compile_cli(example, "--chip", "sm_9x", "--emit", "ptx")
+    err = proc.stderr.decode()
+    assert proc.returncode != 0 and "Traceback" not in err
+    assert "sm_9x" in err
+
+
+def test_mbarrier_compile_lower_chip_names_op_and_chip(tmp_path):
+    src = tmp_path / "k.mlir"
+    src.write_text("""
+    module attributes {gpu.container_module} {
+      gpu.module @m {
+        gpu.func @k(%r: i32) kernel {
+          %c0 = arith.constant 0 : index
+          %g = mbarrier.alloc : !mbarrier.group<1>
+          %v = mbarrier.remote_view %g, %r : !mbarrier.group<1>
+          mbarrier.arrive %v[%c0] : !mbarrier.remote<1>
+          gpu.return
+        }
+      }
+    }""")
+    proc = _compile_cli(str(src), "--chip", "sm_80", "--emit", "ptx")
+    err = proc.stderr.decode()
+    assert proc.returncode != 0
+    assert "'mbarrier.remote_view' op needs sm_90 or newer" in err and "sm_80" in err
+
+
+def _runtime():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "mbarrier_runtime", os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runtime_rejects_bad_cubins_and_shapes_before_cuda():
+    rt = _runtime()
+    with pytest.raises(ValueError, match="ELF"):
+        rt.Module.load(b"PK\x03\x04 not a cubin")
+    with pytest.raises(ValueError, match="exceeds the portable limit of 8"):
+        rt.validate_launch_shape((16, 1, 1), (32, 1, 1), (16, 1, 1))
+    with pytest.raises(ValueError, match="not a multiple of cluster"):
+        rt.validate_launch_shape((3, 1, 1), (32, 1, 1), (2, 1, 1))
+    with pytest.raises(ValueError):
+        rt.validate_launch_shape((0, 1, 1), (32, 1, 1), None)
+
+
+def test_run_manifest_bad_manifest_is_a_clear_error(tmp_path):
+    (tmp_path / "manifest.json").write_text('{"kernels": [{"name": "x"}]}')
+    proc = subprocess.run([sys.executable, os.path.join(TEST_DIR, "gpu", "run_manifest.py"),
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "Traceback" not in out
