@@ -264,3 +264,11 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Found by the fuzzer: at module level the lowered NVVM ops crashed LLVM translation.
+gpu.module @kernels {
+  // expected-error @+1 {{'mbarrier.alloc' op must be inside a function (gpu.func, func.func or llvm.func)}}
+  %g = mbarrier.alloc : !mbarrier.group<1>
+}

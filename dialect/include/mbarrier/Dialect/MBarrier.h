@@ -10,7 +10,25 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mbarrier/Dialect/MBarrierDialect.h.inc"
+
+namespace mlir::mbarrier {
+/// Verifies that an mbarrier op sits inside a function: outside one (say, in
+/// a gpu.module's body) it would lower to instructions no thread executes,
+/// which LLVM translation cannot take.
+template <typename ConcreteType>
+class InFunction : public OpTrait::TraitBase<ConcreteType, InFunction> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    if (!op->getParentOfType<FunctionOpInterface>())
+      return op->emitOpError()
+             << "must be inside a function (gpu.func, func.func or llvm.func)";
+    return success();
+  }
+};
+} // namespace mlir::mbarrier
 #include "mbarrier/Dialect/MBarrierEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES

@@ -28,7 +28,12 @@ def MBarrier_Dialect : Dialect {
   }];
 }
 
+// Every mbarrier op executes on a thread: it must sit inside a function.
+def MBarrier_InFunction : NativeOpTrait<"InFunction"> {
+  let cppNamespace = "::mlir::mbarrier";
+}
+
 class MBarrier_Op<string mnemonic, list<Trait> traits = []>
-    : Op<MBarrier_Dialect, mnemonic, traits>;
+    : Op<MBarrier_Dialect, mnemonic, !listconcat(traits, [MBarrier_InFunction])>;
 
 #endif // MBARRIER_DIALECT_TD
