@@ -21,9 +21,9 @@ REFERENCE = os.path.join(HERE, "reference", "mbarrier_latency.cu")
 
 def build(out_dir: str, nvcc: str = "nvcc") -> dict:
     os.makedirs(out_dir, exist_ok=True)
-    ref_cubin = os.path.join(out_dir, "reference.cubin")
-    subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-o", ref_cubin, REFERENCE],
-                   check=True)
+    for stem, flags in (("reference", []), ("reference_rolled", ["-DREF_NO_UNROLL"])):
+        subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", *flags, "-o",
+                        os.path.join(out_dir, f"{stem}.cubin"), REFERENCE], check=True)
     rows = []
     for bench in latency_kernels.all_benches():
         compiled = bench.kernel.compile()
@@ -32,7 +32,8 @@ def build(out_dir: str, nvcc: str = "nvcc") -> dict:
         k = bench.kernel
         rows.append({"name": bench.name, "label": bench.label, "anchor": bench.anchor,
                      "ours": f"{bench.name}.cubin", "ours_entry": bench.name,
-                     "reference": "reference.cubin", "reference_entry": f"ref_{bench.name}",
+                     "reference": "reference.cubin", "reference_rolled": "reference_rolled.cubin",
+                     "reference_entry": f"ref_{bench.name}",
                      "grid": list(k.grid), "block": list(k.block),
                      "cluster": list(k.cluster) if k.cluster else None})
     manifest = {"rows": rows}

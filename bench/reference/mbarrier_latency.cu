@@ -6,6 +6,15 @@
 
 #define DEVICE __device__ __forceinline__
 
+// -DREF_NO_UNROLL keeps every timed loop rolled (`#pragma unroll 1`), as our
+// loops are: LLVM does not runtime-unroll loops around the convergent NVVM
+// barrier intrinsics, while nvcc unrolls the inline-asm loops by 4.
+#ifdef REF_NO_UNROLL
+#define TIMED_LOOP _Pragma("unroll 1")
+#else
+#define TIMED_LOOP
+#endif
+
 DEVICE uint32_t smem_addr(const void *p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
@@ -64,6 +73,7 @@ template <int A, int W> DEVICE void pingpong(long long *out, int iters) {
   uint32_t remote = mapa(local, rank ^ 1);
   uint32_t phase = 0;
   long long t0 = clock64();
+  TIMED_LOOP
   for (int i = 0; i < iters; ++i) {
     arrive_remote<A>(remote);
     wait_parity<W>(local, phase);
@@ -97,6 +107,7 @@ extern "C" __global__ void ref_local_two_warps(long long *out, int iters) {
   uint32_t mine = smem_addr(&bars[warp]), other = smem_addr(&bars[warp ^ 1]);
   uint32_t phase = 0;
   long long t0 = clock64();
+  TIMED_LOOP
   for (int i = 0; i < iters; ++i) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(other) : "memory");
     wait_parity<DEFAULT_WAIT>(mine, phase);
@@ -115,6 +126,7 @@ template <bool Fenced> DEVICE void broadcast4(long long *out, int iters) {
   uint32_t root = mapa(local, 0);
   uint32_t phase = 0;
   long long t0 = clock64();
+  TIMED_LOOP
   for (int i = 0; i < iters; ++i) {
     if (rank == 0) {
       if (Fenced) {

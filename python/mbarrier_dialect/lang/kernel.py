@@ -165,16 +165,24 @@ class Kernel:
                           llvm.GEPNoWrapFlags.none).result
 
     def load(self, base: ir.Value, index, element_type: ir.Type | None = None) -> ir.Value:
+        """`base[index]`, naturally aligned."""
         element_type = element_type or V.i32()
-        return llvm.LoadOp(element_type, self.element_ptr(base, index, element_type)).result
+        return llvm.LoadOp(element_type, self.element_ptr(base, index, element_type),
+                           alignment=_natural_alignment(element_type)).result
 
     def store(self, value: ir.Value, base: ir.Value, index) -> None:
-        llvm.StoreOp(value, self.element_ptr(base, index, value.type))
+        """`base[index] = value`, naturally aligned."""
+        llvm.StoreOp(value, self.element_ptr(base, index, value.type),
+                     alignment=_natural_alignment(value.type))
 
     # -- compiling -----------------------------------------------------------
     def compile(self, chip: str | None = None, **kwargs):
         from ..compiler import compile as compile_module
         return compile_module(self.module, chip or self.chip, **kwargs)
+
+
+def _natural_alignment(type: ir.Type) -> int:
+    return max(1, type.width // 8)
 
 
 @contextlib.contextmanager
