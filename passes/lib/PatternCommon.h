@@ -37,6 +37,13 @@ Value addressFor(OpBuilder &b, Location loc, const BarrierRef &ref);
 void emitPredicated(OpBuilder &b, Location loc, Value pred,
                     function_ref<void(OpBuilder &, Location)> body);
 
+/// The barrier group's base address as an opaque register value. In a
+/// cluster kernel ptxas rebuilds a symbol's shared-window address
+/// (`SR_CgaCtaId`, `ULEA`) at every instruction that names the symbol, inside
+/// loops too; an address in a register is computed once. A side-effect-free
+/// `mov.b64` keeps LLVM from folding the symbol back into each instruction.
+Value opaqueSharedAddress(OpBuilder &b, Location loc, Value ptr);
+
 NVVM::MemScopeKind toNVVM(Scope scope);
 Value i32Constant(OpBuilder &b, Location loc, int32_t value);
 LLVM::LLVMStructType getRemoteStructType(MLIRContext *ctx);

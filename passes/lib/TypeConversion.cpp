@@ -115,6 +115,15 @@ Value lowering::i32Constant(OpBuilder &b, Location loc, int32_t value) {
                                   b.getI32IntegerAttr(value));
 }
 
+Value lowering::opaqueSharedAddress(OpBuilder &b, Location loc, Value ptr) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, ptr.getType(), ValueRange{ptr}, "mov.b64 $0, $1;", "=l,l",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+             /*operand_attrs=*/{})
+      .getResult(0);
+}
+
 NVVM::MemScopeKind lowering::toNVVM(Scope scope) {
   return scope == Scope::cluster ? NVVM::MemScopeKind::CLUSTER
                                  : NVVM::MemScopeKind::CTA;

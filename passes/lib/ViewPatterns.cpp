@@ -33,7 +33,8 @@ struct AllocLowering : ConvertOpToLLVMPattern<AllocOp> {
                              /*alignment=*/8, kSharedCTA);
     }
     auto ptrType = LLVM::LLVMPointerType::get(ctx, kSharedCTA);
-    rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(op, ptrType, name);
+    Value address = LLVM::AddressOfOp::create(rewriter, loc, ptrType, name);
+    rewriter.replaceOp(op, opaqueSharedAddress(rewriter, loc, address));
     return success();
   }
 
@@ -48,14 +49,25 @@ private:
   mutable unsigned counter = 0;
 };
 
-/// `mbarrier.view` is the pointer it wraps.
+/// Whether `ptr` is a shared variable's symbol address (or a GEP of one).
+static bool isSymbolAddress(Value ptr) {
+  while (auto gep = ptr.getDefiningOp<LLVM::GEPOp>())
+    ptr = gep.getBase();
+  return static_cast<bool>(ptr.getDefiningOp<LLVM::AddressOfOp>());
+}
+
+/// `mbarrier.view` is the pointer it wraps; a symbol address is held in a
+/// register, as for `mbarrier.alloc`.
 struct ViewLowering : ConvertOpToLLVMPattern<ViewOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(ViewOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getPtr());
+    Value ptr = adaptor.getPtr();
+    if (isSymbolAddress(ptr))
+      ptr = opaqueSharedAddress(rewriter, op.getLoc(), ptr);
+    rewriter.replaceOp(op, ptr);
     return success();
   }
 };

@@ -8,8 +8,12 @@
 // CHECK-LABEL: func.func @two_allocs_two_globals(
 func.func @two_allocs_two_globals() -> (!llvm.ptr<3>, !llvm.ptr<3>) {
   %c0 = arith.constant 0 : index
-  // CHECK-DAG: llvm.mlir.addressof @[[A0]] : !llvm.ptr<3>
-  // CHECK-DAG: llvm.mlir.addressof @[[A1]] : !llvm.ptr<3>
+  // An alloc's address is held in a register (an opaque mov): in a cluster
+  // kernel ptxas would rebuild a symbol's shared-window address at every use.
+  // CHECK-DAG: %[[S0:.*]] = llvm.mlir.addressof @[[A0]] : !llvm.ptr<3>
+  // CHECK-DAG: llvm.inline_asm "mov.b64 $0, $1;", "=l,l" %[[S0]] : (!llvm.ptr<3>) -> !llvm.ptr<3>
+  // CHECK-DAG: %[[S1:.*]] = llvm.mlir.addressof @[[A1]] : !llvm.ptr<3>
+  // CHECK-DAG: llvm.inline_asm "mov.b64 $0, $1;", "=l,l" %[[S1]] : (!llvm.ptr<3>) -> !llvm.ptr<3>
   %a = mbarrier.alloc : !mbarrier.group<2>
   %b = mbarrier.alloc : !mbarrier.group<4>
   %pa = mbarrier.ptr %a[%c0] : !mbarrier.group<2> -> !llvm.ptr<3>
@@ -27,6 +31,20 @@ func.func @view_is_its_pointer(%p: !llvm.ptr<3>, %i: index) -> !llvm.ptr<3> {
   %q = mbarrier.ptr %g[%i] : !mbarrier.group<2> -> !llvm.ptr<3>
   return %q : !llvm.ptr<3>
 }
+
+// CHECK-LABEL: func.func @view_of_a_symbol_is_held_in_a_register(
+func.func @view_of_a_symbol_is_held_in_a_register(%i: index) -> !llvm.ptr<3> {
+  // CHECK: %[[SYM:.*]] = llvm.mlir.addressof @pool : !llvm.ptr<3>
+  // CHECK: %[[OFF:.*]] = llvm.getelementptr %[[SYM]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: %[[REG:.*]] = llvm.inline_asm "mov.b64 $0, $1;", "=l,l" %[[OFF]]
+  // CHECK: llvm.getelementptr %[[REG]][
+  %sym = llvm.mlir.addressof @pool : !llvm.ptr<3>
+  %off = llvm.getelementptr %sym[8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  %g = mbarrier.view %off : !llvm.ptr<3> -> !mbarrier.group<1>
+  %q = mbarrier.ptr %g[%i] : !mbarrier.group<1> -> !llvm.ptr<3>
+  return %q : !llvm.ptr<3>
+}
+llvm.mlir.global internal @pool() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<16 x i8>
 
 // CHECK-LABEL: func.func @remote_view_is_pointer_and_rank(
 // CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr<3>, %[[RANK:[^:]*]]: i32

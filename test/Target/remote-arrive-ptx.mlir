@@ -57,7 +57,10 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %one = arith.constant 1 : i32
       %g = mbarrier.alloc : !mbarrier.group<1>
-      // LOCAL: mbarrier.init.shared.b64 [[[BAR:__mbarrier_alloc_[0-9]+]]], {{%r[0-9]+}};
+      // The barrier's address sits in a register, computed once.
+      // LOCAL: mov.b64 [[SYM:%rd[0-9]+]], __mbarrier_alloc_{{[0-9]+}};
+      // LOCAL: mov.b64 [[BAR:%rd[0-9]+]], [[SYM]];
+      // LOCAL: mbarrier.init.shared.b64 [[[BAR]]], {{%r[0-9]+}};
       mbarrier.init %g[%c0], %one : !mbarrier.group<1>
       // LOCAL: mbarrier.arrive.shared.b64 {{%rd[0-9]+}}, [[[BAR]]];
       mbarrier.arrive %g[%c0] : !mbarrier.group<1>
