@@ -7,6 +7,7 @@ computed here in numpy. `build_suite.py` compiles them into a manifest that
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -282,11 +283,23 @@ def pipeline_stress(ctas: int, cluster: int | None, items: int = 100_000, stages
                 {"out": expect}, inputs={"src": src}, timeout_s=300)
 
 
+def first_example() -> Case:
+    """examples/first_kernel.py, the README's first program: CTA 1 sees CTA
+    0's remote arrival and writes its rank."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "first_kernel.py")
+    spec = importlib.util.spec_from_file_location("first_kernel", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return Case(module.build(), [_buffer("out", fill=-1, shape=[1])],
+                {"out": np.array([1], np.int32)})
+
+
 # The suites: the functional suite, a smaller one for compute-sanitizer
 # (which slows kernels by orders of magnitude), and the stress suite.
 SUITES = {
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
-             bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4)],
+             bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4), first_example],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), bulk_copy_expect_tx,
                  lambda: pipeline(2, 256), lambda: pipeline(4, 256)],

@@ -14,7 +14,8 @@ import build_suite  # noqa: E402
 
 # Kernels that arrive through remote views -> the local arrivals they make on
 # purpose (predicated_remote arrives once on CTA 0's own barrier).
-REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluster4": 0}
+REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluster4": 0,
+                  "signal_peer": 0}
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 7 and len(set(names)) == 7
+    assert len(names) == 8 and len(set(names)) == 8
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
