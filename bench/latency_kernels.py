@@ -13,7 +13,7 @@ from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
 
 from mbarrier_dialect.dialects.mbarrier import Scope, Semantics
-from mbarrier_dialect.lang import Kernel, MBarrier, for_range, if_else, if_then
+from mbarrier_dialect.lang import Kernel, MBarrier, for_range, if_else, if_then, initialized_barrier
 from mbarrier_dialect.lang import values as V
 
 # arrive form -> (sem, scope) through a remote view
@@ -72,12 +72,7 @@ def pingpong(arrive: str, wait: str, anchor: int) -> Bench:
     a_sem, a_scope = ARRIVE[arrive]
     w_sem, w_scope = WAIT[wait]
     with Kernel(name, block=1, cluster=2, params=[("out", "ptr"), ("iters", "i32")]) as k:
-        pool = k.smem_pool()
-        bar = MBarrier(pool, 1)
-        pool.commit()
-        bar.init(1)
-        k.fence_barrier_init()
-        k.cluster_sync()
+        bar = initialized_barrier(k, 1)
         rank = k.cluster_rank()
         remote = bar.remote_view(arith.XOrIOp(rank, _i32(1)).result)
         t0 = _clock()
@@ -94,11 +89,7 @@ def pingpong(arrive: str, wait: str, anchor: int) -> Bench:
 def local_two_warps() -> Bench:
     """Lane 0 of two warps of one CTA, two local barriers."""
     with Kernel("local_two_warps", block=64, params=[("out", "ptr"), ("iters", "i32")]) as k:
-        pool = k.smem_pool()
-        bars = MBarrier(pool, 2)
-        pool.commit()
-        bars.init(1)
-        k.sync_threads()
+        bars = initialized_barrier(k, 1, depth=2)
         tid = k.thread_rank()
         warp = arith.ShRUIOp(tid, _i32(5)).result
         lane0 = arith.CmpIOp(arith.CmpIPredicate.eq, arith.AndIOp(tid, _i32(31)).result, _i32(0)).result

@@ -21,9 +21,9 @@ def build() -> Kernel:
         pool = k.smem_pool()                  # this CTA's shared memory
         ready = MBarrier(pool, depth=1)       # one barrier, owned by each CTA
         pool.commit()
-        ready.init(1)                         # thread 0 initializes it
-        k.fence_barrier_init()                # make the init visible to the cluster
-        k.cluster_sync()
+        ready.init(1)                         # thread 0 initializes it...
+        k.fence_barrier_init()                # ...and makes the init visible
+        k.cluster_sync()                      # to the cluster before anyone arrives
 
         rank = k.cluster_rank()
         is_sender = arith.CmpIOp(arith.CmpIPredicate.eq, rank, arith.ConstantOp(rank.type, 0)).result

@@ -95,30 +95,28 @@ def compile(
     else:
         register_dialect(module.context)
         work = ir.Module.parse(str(module.operation), context=module.context)
+    # (timing key, the result field it fills and the `emit` that stops there,
+    #  pipeline, what to keep of the module)
+    stages = [
+        ("lower", "nvvm",
+         f"mbarrier-to-ptx-stage-nvvm{{chip={chip} features={features} O={opt_level}}}", str),
+        ("llvm", "llvm", "mbarrier-to-ptx-stage-llvm", str),
+        ("ptx", "ptx", "gpu-module-to-binary{format=isa}", _extract_ptx),
+    ]
     with work.context:
-        _run(work, f"mbarrier-to-ptx-stage-nvvm{{chip={chip} features={features} O={opt_level}}}")
-        result.nvvm = str(work)
-        t1 = time.perf_counter()
-        result.timings["lower"] = t1 - t0
-        if emit == "nvvm":
-            return result
-        _run(work, "mbarrier-to-ptx-stage-llvm")
-        result.llvm = str(work)
-        t2 = time.perf_counter()
-        result.timings["llvm"] = t2 - t1
-        if emit == "llvm":
-            return result
-        _run(work, "gpu-module-to-binary{format=isa}")
-        result.ptx = _extract_ptx(work)
-        t3 = time.perf_counter()
-        result.timings["ptx"] = t3 - t2
-    if emit == "ptx":
-        return result
+        for key, field_name, pipeline, keep in stages:
+            _run(work, pipeline)
+            setattr(result, field_name, keep(work))
+            now = time.perf_counter()
+            result.timings[key] = now - t0
+            t0 = now
+            if emit == field_name:
+                return result
     try:
         result.cubin = assemble(result.ptx, chip, opt_level)
     except PtxasError as e:
         raise CompileError(str(e)) from None
-    result.timings["ptxas"] = time.perf_counter() - t3
+    result.timings["ptxas"] = time.perf_counter() - t0
     return result
 
 

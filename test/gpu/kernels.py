@@ -15,7 +15,8 @@ from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
 
 from mbarrier_dialect.dialects.mbarrier import Scope
-from mbarrier_dialect.lang import Kernel, MBarrier, TMABar, for_range, if_else, if_then
+from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, for_range, if_else, if_then,
+                                   initialized_barrier)
 from mbarrier_dialect.lang import values as V
 
 
@@ -49,12 +50,7 @@ def pingpong_2cta(iters: int = 10000) -> Case:
     and CTA 1 hands it back; each side checks the value it received."""
     with Kernel("pingpong_2cta", block=32, cluster=2,
                 params=[("out", "ptr"), ("mailbox", "ptr"), ("iters", "i32")]) as k:
-        pool = k.smem_pool()
-        bar = MBarrier(pool, 1)
-        pool.commit()
-        bar.init(1)
-        k.fence_barrier_init()
-        k.cluster_sync()
+        bar = initialized_barrier(k, 1)
         rank = k.cluster_rank()
         peer = arith.XOrIOp(rank, _i32(1)).result
         remote = bar.remote_view(peer)
@@ -86,11 +82,7 @@ def counted_arrivals(rounds: int = 2000, threads: int = 128) -> Case:
     """Lane 0 of each warp arrives with count 32 on a barrier that expects
     one arrival per thread; every thread waits for every phase."""
     with Kernel("counted_arrivals", block=threads, params=[("out", "ptr")]) as k:
-        pool = k.smem_pool()
-        bar = MBarrier(pool, 1)
-        pool.commit()
-        bar.init(threads)
-        k.sync_threads()
+        bar = initialized_barrier(k, threads)
         tid = k.thread_rank()
         lane0 = _eq(arith.AndIOp(tid, _i32(31)).result, 0)
         with for_range(0, rounds, carry=[_i32(0), _i32(0)]) as loop:
@@ -109,12 +101,7 @@ def predicated_remote(cluster: int = 4) -> Case:
     exactly two arrivals land, so after one more local arrival the next
     phase is still open (test_wait false)."""
     with Kernel("predicated_remote", block=32, cluster=cluster, params=[("out", "ptr")]) as k:
-        pool = k.smem_pool()
-        bar = MBarrier(pool, 1)
-        pool.commit()
-        bar.init(2)
-        k.fence_barrier_init()
-        k.cluster_sync()
+        bar = initialized_barrier(k, 2)
         rank = k.cluster_rank()
         out = k.param("out")
         first = k.is_thread(0)

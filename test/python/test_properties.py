@@ -159,10 +159,20 @@ def test_verifier_rejects_what_lang_would(index, count, phase, remote):
                 func.ReturnOp([])
         if legal:
             assert module.operation.verify()
-        else:
-            with pytest.raises(ir.MLIRError) as err:
-                module.operation.verify()
-            assert "loc(unknown)" not in str(err.value) or "error:" in str(err.value)
+            return
+        # What each broken rule says (the first failing op is reported).
+        expected = []
+        if remote:
+            expected.append("cannot be initialized through a remote view")
+        if not 0 <= index < DEPTH:
+            expected.append(f"barrier index {index} is out of range")
+        if not 1 <= count < 2**20:
+            expected.append(f"arrival count {count} is out of range")
+        if phase not in (0, 1):
+            expected.append(f"phase must be 0 or 1, got {phase}")
+        with pytest.raises(ir.MLIRError) as err:
+            module.operation.verify()
+        assert any(text in str(err.value) for text in expected), (expected, str(err.value))
 
 
 def test_illegal_ir_never_reaches_ptx():

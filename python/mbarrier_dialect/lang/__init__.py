@@ -14,9 +14,9 @@ a kernel builder, a shared-memory pool and barrier objects.
 Everything here emits ops of `mbarrier_dialect.dialects.mbarrier`; it is
 sugar, not a second dialect.
 """
-from .barriers import MBarrier, TCGen05Bar, TMABar
+from .barriers import MBarrier, TCGen05Bar, TMABar, initialized_barrier
 from .kernel import Kernel, current_kernel, for_range, if_else, if_then
 from .smem import SmemBuffer, SmemPool
 
-__all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "SmemPool", "SmemBuffer",
+__all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool", "SmemBuffer",
            "current_kernel", "for_range", "if_else", "if_then"]

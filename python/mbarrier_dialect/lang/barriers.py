@@ -177,4 +177,22 @@ class TCGen05Bar(MBarrier):
                                      cta_group=cta_group)
 
 
-__all__ = ["MBarrier", "TMABar", "TCGen05Bar"]
+def initialized_barrier(kernel, count, depth: int = 1, *, phase_offset: int = 0,
+                        cls=MBarrier) -> MBarrier:
+    """The prologue of most barrier kernels in one call: a barrier group in a
+    pool of its own, initialized with `count` by the leader, and the init made
+    visible before anyone arrives (fence_init + a cluster barrier in a
+    cluster kernel, a CTA barrier otherwise)."""
+    pool = kernel.smem_pool()
+    bar = cls(pool, depth, phase_offset=phase_offset)
+    pool.commit()
+    bar.init(count)
+    kernel.fence_barrier_init()
+    if kernel.cluster:
+        kernel.cluster_sync()
+    else:
+        kernel.sync_threads()
+    return bar
+
+
+__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier"]
