@@ -289,7 +289,7 @@ SUITES = {
              bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4), first_example],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), bulk_copy_expect_tx,
-                 lambda: pipeline(2, 256), lambda: pipeline(4, 256)],
+                 lambda: pipeline(2, 256), lambda: pipeline(4, 256), first_example],
     "stress": [lambda: pipeline_stress(132, 2), lambda: pipeline_stress(132, 4),
                lambda: pipeline_stress(128, 8),
                lambda: all_to_one(2, 100_000, clusters=66), lambda: all_to_one(4, 100_000, clusters=33),

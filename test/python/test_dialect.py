@@ -168,3 +168,24 @@ def test_out_of_range_constant_index(ctx):
         func.ReturnOp([])
     with pytest.raises(ir.MLIRError, match="out of range"):
         module.operation.verify()
+
+
+def _invalid_cases():
+    """Each case of test/Dialect/invalid.mlir with the message it expects."""
+    import os
+    import re
+
+    path = os.path.join(os.path.dirname(__file__), "..", "Dialect", "invalid.mlir")
+    for case in open(path).read().split("// -----"):
+        match = re.search(r"expected-error @\+1 \{\{(.*)\}\}", case)
+        name = re.search(r"@(\w+)", case.split("expected-error")[0] + case)
+        if match:
+            yield pytest.param(case, match.group(1), id=name.group(1) if name else None)
+
+
+@pytest.mark.parametrize("case, message", list(_invalid_cases()))
+def test_every_verifier_rule_fails_from_python(ctx, case, message):
+    """The same rules, the same words, through the Python bindings."""
+    with pytest.raises(ir.MLIRError) as err:
+        ir.Module.parse(case)
+    assert message in str(err.value)
