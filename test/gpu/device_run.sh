@@ -6,6 +6,7 @@
 #   4. the latency benchmark, ours vs reference (.gpu/bench) + SASS of both
 # Build the inputs here first:
 #   for s in full sanitize stress; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
+#   python test/gpu/edge_manifest.py .gpu/full .gpu/edge
 #   python bench/build_latency.py .gpu/bench
 # then run this through the device tool with carry [".gpu"]. Logs go to $OUT.
 set -u
@@ -30,6 +31,10 @@ for tool in synccheck racecheck memcheck; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(pingpong|counted|predicated|all_to|bulk|pipeline)" "$OUT/sanitize.log" | tail -n 9
 done
 
+echo "== runtime edge cases (each must be a clear ERROR)"
+run .gpu/edge --log "$OUT/edge.log" > /dev/null 2>&1
+python3 test/gpu/edge_manifest.py --check "$OUT/edge.log" | tee -a "$OUT/edge.log" || status=1
+
 echo "== stress"
 run .gpu/stress --repeat 3 --log "$OUT/stress.log" || status=1
 
@@ -45,6 +50,7 @@ python3 bench/run_latency.py .gpu/bench --json "$OUT/latency.json" > "$OUT/laten
 echo "== summary"
 grep -E "SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
 tail -n 12 "$OUT/suite.log"
+tail -n 1 "$OUT/edge.log"
 tail -n 9 "$OUT/stress.log"
 tail -n 11 "$OUT/latency.log"
 exit $status
