@@ -141,3 +141,24 @@ def test_run_manifest_bad_manifest_is_a_clear_error(tmp_path):
                            str(tmp_path)], capture_output=True, text=True, timeout=120)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "Traceback" not in out
+
+
+def test_ptxas_rejection_carries_its_message():
+    from mbarrier_dialect.ptxas import PtxasError, assemble
+
+    bad = ".version 8.6\n.target sm_90\n.address_size 64\n.visible .entry k() { bogus.instruction; }\n"
+    with pytest.raises(PtxasError) as err:
+        assemble(bad, "sm_90")
+    text = str(err.value)
+    assert "ptxas rejected the PTX for sm_90" in text and "bogus" in text
+
+
+def test_missing_ptxas_is_a_clear_error(monkeypatch):
+    import importlib.util
+
+    from mbarrier_dialect import ptxas
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setenv("PATH", "")
+    with pytest.raises(ptxas.PtxasError, match="ptxas not found: install nvidia-cuda-nvcc-cu12"):
+        ptxas.find_ptxas()

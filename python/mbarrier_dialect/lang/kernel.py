@@ -155,7 +155,13 @@ class Kernel:
         nvvm.ClusterWaitOp()
 
     def sync_threads(self) -> None:
+        """`bar.sync 0` (all threads of the CTA)."""
         nvvm.Barrier0Op()
+
+    @staticmethod
+    def if_then(cond):
+        """`with k.if_then(pred):` — the module-level `if_then`."""
+        return if_then(cond)
 
     # -- global and shared memory --------------------------------------------
     def element_ptr(self, base: ir.Value, index, element_type: ir.Type) -> ir.Value:
