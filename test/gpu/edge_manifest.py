@@ -31,6 +31,7 @@ def build(suite_dir: str, out_dir: str) -> None:
         entry = json.loads(json.dumps(base))
         entry["name"] = name
         entry["timeout_s"] = 60
+        entry["expect"] = {}  # each must fail before any output exists
         if name == "missing_kernel_name":
             entry["entry"] = "no_such_kernel"
         elif name == "cluster_of_16":
