@@ -30,10 +30,13 @@ def build(out_dir: str, nvcc: str = "nvcc") -> dict:
         with open(os.path.join(out_dir, f"{bench.name}.cubin"), "wb") as f:
             f.write(compiled.cubin)
         k = bench.kernel
+        # A rolled loop is compared with the rolled reference, 4 rounds per
+        # trip with nvcc's own build (which unrolls the reference's loops by 4).
+        reference = "reference_rolled.cubin" if bench.unroll == 1 else "reference.cubin"
         rows.append({"name": bench.name, "label": bench.label, "anchor": bench.anchor,
+                     "unroll": bench.unroll,
                      "ours": f"{bench.name}.cubin", "ours_entry": bench.name,
-                     "reference": "reference.cubin", "reference_rolled": "reference_rolled.cubin",
-                     "reference_entry": f"ref_{bench.name}",
+                     "reference": reference, "reference_entry": bench.reference,
                      "grid": list(k.grid), "block": list(k.block),
                      "cluster": list(k.cluster) if k.cluster else None})
     manifest = {"rows": rows}

@@ -16,7 +16,7 @@ from mlir.dialects import arith, llvm, nvvm
 
 from mbarrier_dialect.dialects.mbarrier import Scope
 from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, for_range, if_else, if_then,
-                                   initialized_barrier)
+                                   initialized_barrier, unrolled_range)
 from mbarrier_dialect.lang import values as V
 
 
@@ -78,20 +78,30 @@ def pingpong_2cta(iters: int = 10000) -> Case:
                     {"kind": "scalar", "dtype": "int32", "value": iters}], {"out": expect})
 
 
-def counted_arrivals(rounds: int = 2000, threads: int = 128) -> Case:
+def counted_arrivals(rounds: int = 2000, threads: int = 128, unroll: int = 1) -> Case:
     """Lane 0 of each warp arrives with count 32 on a barrier that expects
-    one arrival per thread; every thread waits for every phase."""
-    with Kernel("counted_arrivals", block=threads, params=[("out", "ptr")]) as k:
+    one arrival per thread; every thread waits for every phase. With unroll
+    > 1 the rounds run through lang.unrolled_range (copies plus remainder)."""
+    name = "counted_arrivals" if unroll == 1 else f"counted_arrivals_u{unroll}"
+    with Kernel(name, block=threads, params=[("out", "ptr")]) as k:
         bar = initialized_barrier(k, threads)
         tid = k.thread_rank()
         lane0 = _eq(arith.AndIOp(tid, _i32(31)).result, 0)
-        with for_range(0, rounds, carry=[_i32(0), _i32(0)]) as loop:
-            phase, done = loop.carry
+
+        def one_round(iv, phase, done):
             bar.arrive(0, pred=lane0, count=32)
             bar.wait(0, phase)
             k.sync_threads()  # nobody arrives on phase k+1 before all saw phase k
-            loop.next(arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result)
-        k.store(loop.results[1], k.param("out"), tid)
+            return [arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result]
+
+        start = [_i32(0), _i32(0)]
+        if unroll == 1:
+            with for_range(0, rounds, carry=start) as loop:
+                loop.next(*one_round(loop.iv, *loop.carry))
+            results = loop.results
+        else:
+            results = unrolled_range(0, rounds, one_round, unroll=unroll, carry=start)
+        k.store(results[1], k.param("out"), tid)
     return Case(k, [_buffer("out", fill=-1, shape=[threads])],
                 {"out": np.full(threads, rounds, dtype=np.int32)})
 
@@ -286,7 +296,8 @@ def first_example() -> Case:
 # (which slows kernels by orders of magnitude), and the stress suite.
 SUITES = {
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
-             bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4), first_example],
+             bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4), first_example,
+             lambda: counted_arrivals(2003, unroll=4)],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), bulk_copy_expect_tx,
                  lambda: pipeline(2, 256), lambda: pipeline(4, 256), first_example],

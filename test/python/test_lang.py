@@ -117,3 +117,32 @@ def test_launch_shape_errors():
         Kernel("k", block=32, cluster=16)
     with pytest.raises(ValueError, match="not a multiple of cluster"):
         Kernel("k", block=32, grid=3, cluster=2)
+
+
+def test_unrolled_range_copies_the_body_and_keeps_a_remainder():
+    from mbarrier_dialect.lang import unrolled_range
+    from mbarrier_dialect.lang.values import as_i32
+
+    with Kernel("k", block=32, cluster=2, params=[("n", "i32")]) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        remote = bar.remote_view(1)
+        seen = []
+
+        def body(iv, phase):
+            seen.append(iv)
+            remote.arrive(0)
+            bar.wait(0, phase)
+            return [phase]
+
+        (final,) = unrolled_range(0, k.param("n"), body, unroll=3, carry=[as_i32(0)])
+    # three copies in the main loop, one in the remainder loop
+    assert len(seen) == 4
+    text = str(k.module)
+    assert text.count("scf.for") == 2 and text.count("mbarrier.arrive") == 4
+    ptx = k.compile().ptx
+    assert ptx.count("mbarrier.arrive.release.cluster.shared::cluster.b64") == 4
+    with pytest.raises(ValueError, match="unroll must be a positive int"):
+        with Kernel("k2", block=32) as k2:
+            unrolled_range(0, 4, lambda iv: [], unroll=0)

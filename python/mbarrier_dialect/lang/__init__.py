@@ -15,8 +15,8 @@ Everything here emits ops of `mbarrier_dialect.dialects.mbarrier`; it is
 sugar, not a second dialect.
 """
 from .barriers import MBarrier, TCGen05Bar, TMABar, initialized_barrier
-from .kernel import Kernel, current_kernel, for_range, if_else, if_then
+from .kernel import Kernel, current_kernel, for_range, if_else, if_then, unrolled_range
 from .smem import SmemBuffer, SmemPool
 
 __all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool", "SmemBuffer",
-           "current_kernel", "for_range", "if_else", "if_then"]
+           "current_kernel", "for_range", "if_else", "if_then", "unrolled_range"]

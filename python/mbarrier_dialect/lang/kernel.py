@@ -263,3 +263,28 @@ def for_range(lower, upper, step=1, carry=()):
         if loop._next is None and carry:
             raise ValueError("a loop with carried values must call loop.next(...)")
         scf.YieldOp(loop._next or [])
+
+
+def unrolled_range(lower, upper, body, *, unroll: int, carry=()):
+    """A loop whose body the frontend copies `unroll` times per trip, then a
+    remainder loop for the last `(upper - lower) % unroll` iterations.
+
+    `body(iv, *carry)` emits one iteration and returns the next carry values;
+    the final carry values are returned. LLVM does not runtime-unroll loops
+    around the (convergent) NVVM barrier intrinsics; the frontend knows that
+    its barrier protocol may be repeated, so it can unroll it itself.
+    """
+    if not isinstance(unroll, int) or unroll < 1:
+        raise ValueError(f"unroll must be a positive int, got {unroll!r}")
+    lower, upper = V.as_i32(lower), V.as_i32(upper)
+    trips = arith.DivSIOp(arith.SubIOp(upper, lower).result, V.as_i32(unroll)).result
+    main_end = arith.AddIOp(lower, arith.MulIOp(trips, V.as_i32(unroll)).result).result
+    with for_range(lower, main_end, unroll, carry) as loop:
+        values = loop.carry
+        for j in range(unroll):
+            iv = arith.AddIOp(loop.iv, V.as_i32(j)).result if j else loop.iv
+            values = list(body(iv, *values) or [])
+        loop.next(*values)
+    with for_range(main_end, upper, 1, loop.results) as rest:
+        rest.next(*(body(rest.iv, *rest.carry) or []))
+    return rest.results
