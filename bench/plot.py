@@ -27,17 +27,19 @@ def main() -> int:
     latency = json.load(open(args.latency))
     cpu = json.load(open(args.cpu))
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 5.5), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(16, 6), gridspec_kw={"width_ratios": [3, 1.6]})
     rows = latency["rows"]
-    labels = [r["label"].replace("remote ", "").replace("cluster-4 ", "bcast4 ") for r in rows]
+    labels = [r["label"].replace("remote ", "").replace("cluster-4 ", "bcast4 ")
+              + (f"  [x{r['unroll']}]" if r["unroll"] > 1 else "") for r in rows]
     x = range(len(rows))
     ax1.bar([i - 0.2 for i in x], [r["ours_median"] for r in rows], 0.4, label="ours (mbarrier dialect)")
-    ax1.bar([i + 0.2 for i in x], [r["reference_median"] for r in rows], 0.4, label="hand-written CUDA (nvcc -O3)")
+    ax1.bar([i + 0.2 for i in x], [r["reference_median"] for r in rows], 0.4,
+            label="hand-written CUDA (nvcc -O3; rolled for x1 rows)")
     for i, r in enumerate(rows):
         ax1.text(i, max(r["ours_median"], r["reference_median"]) + 20, f"{r['ratio']:.2f}",
                  ha="center", fontsize=8)
     ax1.set_xticks(list(x))
-    ax1.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
+    ax1.set_xticklabels(labels, rotation=40, ha="right", fontsize=7)
     ax1.set_ylabel("cycles per round (median)")
     ax1.set_title(f"mbarrier round trips on {latency['device']} (ratio ours/ref above bars)")
     ax1.legend()
