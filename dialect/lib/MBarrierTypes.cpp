@@ -22,6 +22,11 @@ static LogicalResult verifyDepth(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned depth) {
   if (depth == 0)
     return emitError() << "an mbarrier group needs at least one barrier";
+  if (depth > kMaxDepth)
+    return emitError() << "an mbarrier group of " << depth << " barriers ("
+                       << 8ull * depth << " bytes) does not fit the "
+                       << kMaxSharedBytes / 1024
+                       << " KiB of shared memory a CTA can have";
   return success();
 }
 

@@ -47,12 +47,16 @@ void mbarrier::buildMBarrierToPTXPipeline(OpPassManager &pm,
 }
 
 namespace {
+/// LLVM's optimization levels, as an enum so that the option parser rejects
+/// anything else (NVVMTargetAttr asserts on O > 3).
+enum class OptLevel : unsigned { O0, O1, O2, O3 };
+
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   MBarrierToPTXOptions get() const {
     MBarrierToPTXOptions options;
     options.chip = chip;
     options.features = features;
-    options.optLevel = optLevel;
+    options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -62,8 +66,13 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       *this, "features",
       llvm::cl::desc("Target features; +ptx86 enables .relaxed"),
       llvm::cl::init("+ptx86")};
-  Option<unsigned> optLevel{*this, "O", llvm::cl::desc("LLVM opt level"),
-                            llvm::cl::init(3)};
+  Option<OptLevel> optLevel{
+      *this, "O", llvm::cl::desc("LLVM optimization level, 0 to 3"),
+      llvm::cl::init(OptLevel::O3),
+      llvm::cl::values(clEnumValN(OptLevel::O0, "0", "-O0"),
+                       clEnumValN(OptLevel::O1, "1", "-O1"),
+                       clEnumValN(OptLevel::O2, "2", "-O2"),
+                       clEnumValN(OptLevel::O3, "3", "-O3"))};
 };
 } // namespace
 

@@ -15,6 +15,31 @@ using namespace mlir::mbarrier;
 
 namespace {
 
+/// The chips the NVPTX backend knows (`llc -march=nvptx64 -mcpu=help`) with
+/// the PTX ISA version (x10) it emits for each when no +ptxNN is given.
+/// Chips below sm_80 have no mbarrier: their PTX version does not matter.
+struct ChipInfo {
+  const char *name;
+  int sm;
+  int defaultPtx;
+};
+constexpr ChipInfo kChips[] = {
+    {"sm_20", 20, 32},   {"sm_21", 21, 32},   {"sm_30", 30, 60},
+    {"sm_32", 32, 60},   {"sm_35", 35, 60},   {"sm_37", 37, 60},
+    {"sm_50", 50, 60},   {"sm_52", 52, 60},   {"sm_53", 53, 60},
+    {"sm_60", 60, 60},   {"sm_61", 61, 60},   {"sm_62", 62, 60},
+    {"sm_70", 70, 60},   {"sm_72", 72, 61},   {"sm_75", 75, 63},
+    {"sm_80", 80, 70},   {"sm_86", 86, 71},   {"sm_87", 87, 74},
+    {"sm_88", 88, 90},   {"sm_89", 89, 78},   {"sm_90", 90, 78},
+    {"sm_90a", 90, 80},  {"sm_100", 100, 86}, {"sm_100a", 100, 86},
+    {"sm_100f", 100, 88}, {"sm_101", 101, 86}, {"sm_101a", 101, 86},
+    {"sm_101f", 101, 88}, {"sm_103", 103, 88}, {"sm_103a", 103, 88},
+    {"sm_103f", 103, 88}, {"sm_110", 110, 90}, {"sm_110a", 110, 90},
+    {"sm_110f", 110, 90}, {"sm_120", 120, 87}, {"sm_120a", 120, 87},
+    {"sm_120f", 120, 88}, {"sm_121", 121, 88}, {"sm_121a", 121, 88},
+    {"sm_121f", 121, 88},
+};
+
 struct TargetInfo {
   std::string chip;
   std::string features;
@@ -23,33 +48,47 @@ struct TargetInfo {
   int ptx = 0;               // PTX ISA version x10 the backend will emit
 };
 
-/// What one op needs from the target.
+/// What one op needs from the target. The PTX minimums are those of the
+/// NVVM intrinsics the op lowers to: below them the NVPTX backend stops with
+/// "LLVM ERROR: Cannot select", so they are checked here first.
 struct Requirement {
   int sm = 80; // every mbarrier instruction needs sm_80
   const char *smReason = "mbarrier objects";
+  int ptx = 70;
+  const char *ptxReason = "mbarrier objects";
   bool tcgen05 = false;
-  bool relaxed = false;
+
+  void needSM(int version, const char *reason) {
+    if (version > sm) {
+      sm = version;
+      smReason = reason;
+    }
+  }
+  void needPTX(int version, const char *reason) {
+    if (version > ptx) {
+      ptx = version;
+      ptxReason = reason;
+    }
+  }
 };
 
 std::optional<TargetInfo> parseTarget(StringRef chip, StringRef features) {
+  const ChipInfo *known = llvm::find_if(
+      kChips, [&](const ChipInfo &info) { return chip == info.name; });
+  if (known == std::end(kChips))
+    return std::nullopt;
   TargetInfo info;
   info.chip = chip.str();
   info.features = features.str();
-  StringRef digits = chip;
-  if (!digits.consume_front("sm_"))
-    return std::nullopt;
-  info.archSpecific = digits.consume_back("a") || digits.consume_back("f");
-  if (digits.getAsInteger(10, info.sm))
-    return std::nullopt;
-  // The NVPTX backend's default PTX version for the chip, unless a +ptxNN
-  // feature asks for another.
-  info.ptx = info.sm >= 120 ? 87 : info.sm >= 100 ? 86 : info.sm >= 90 ? 78 : 70;
+  info.sm = known->sm;
+  info.archSpecific = chip.ends_with("a");
+  info.ptx = known->defaultPtx;
   SmallVector<StringRef> parts;
   features.split(parts, ',', -1, false);
   for (StringRef feature : parts) {
+    feature = feature.trim();
     int version;
-    if (feature.trim().consume_front("+ptx") &&
-        !feature.trim().drop_front(4).getAsInteger(10, version))
+    if (feature.consume_front("+ptx") && !feature.getAsInteger(10, version))
       info.ptx = version;
   }
   return info;
@@ -57,42 +96,53 @@ std::optional<TargetInfo> parseTarget(StringRef chip, StringRef features) {
 
 Requirement requirementOf(Operation *op) {
   Requirement req;
-  auto needsSM90 = [&](const char *reason) {
-    req.sm = 90;
-    req.smReason = reason;
-  };
-  auto qualifiers = [&](std::optional<Semantics> sem,
-                        std::optional<Scope> scope) {
+  // The .sem/.scope qualifiers (sm_90); `.relaxed` (PTX 8.6); the scoped
+  // cluster forms (PTX 8.0).
+  auto qualifiers = [&](std::optional<Semantics> sem, Scope scope,
+                        bool explicitQualifier) {
+    if (explicitQualifier)
+      req.needSM(90, "the .sem/.scope qualifiers");
+    if (scope == Scope::cluster)
+      req.needPTX(80, "the .cluster scope");
     if (sem == Semantics::relaxed)
-      req.relaxed = true;
-    if ((sem || scope) && req.sm < 90)
-      needsSM90("the .sem/.scope qualifiers");
+      req.needPTX(86, "sem relaxed");
+  };
+  auto clusterForm = [&](const char *reason) {
+    req.needSM(90, reason);
+    req.needPTX(80, reason);
   };
   llvm::TypeSwitch<Operation *>(op)
-      .Case<RemoteViewOp>([&](auto) { needsSM90("a remote view (mapa.shared::cluster)"); })
+      .Case<RemoteViewOp>([&](auto) { req.needSM(90, "a remote view (mapa.shared::cluster)"); })
       .Case<PtrOp>([&](PtrOp ptr) {
         if (isa<RemoteType>(ptr.getBarriers().getType()))
-          needsSM90("the shared::cluster address (mapa.shared::cluster)");
+          req.needSM(90, "the shared::cluster address (mapa.shared::cluster)");
       })
-      .Case<ArriveOp>([&](ArriveOp arrive) {
+      .Case<ArriveOp, ArriveExpectTxOp>([&](auto arrive) {
         if (arrive.isClusterForm())
-          needsSM90("the shared::cluster arrive form");
-        qualifiers(arrive.getSem(), arrive.getScope());
+          clusterForm("the shared::cluster arrive form");
+        if (isa<ArriveExpectTxOp>(op))
+          clusterForm("mbarrier.arrive.expect_tx");
+        if (arrive.getCount())
+          clusterForm("a counted arrive");
+        qualifiers(arrive.getSem(), arrive.getEffectiveScope(),
+                   arrive.getSem() || arrive.getScope());
       })
-      .Case<ArriveExpectTxOp>([&](ArriveExpectTxOp arrive) {
-        needsSM90("mbarrier.arrive.expect_tx");
-        qualifiers(arrive.getSem(), arrive.getScope());
-      })
-      .Case<ExpectTxOp>([&](auto) { needsSM90("mbarrier.expect_tx"); })
-      .Case<FenceInitOp>([&](auto) { needsSM90("fence.mbarrier_init"); })
+      .Case<ExpectTxOp>([&](auto) { clusterForm("mbarrier.expect_tx"); })
+      .Case<FenceInitOp>([&](auto) { clusterForm("fence.mbarrier_init"); })
       .Case<WaitOp, TryWaitOp>([&](auto wait) {
-        needsSM90("mbarrier.try_wait");
-        qualifiers(wait.getSem(), wait.getScope());
+        req.needSM(90, "mbarrier.try_wait");
+        qualifiers(wait.getSem(), wait.getScope().value_or(Scope::cta),
+                   wait.getSem() || wait.getScope());
       })
       .Case<TestWaitOp>([&](TestWaitOp wait) {
-        qualifiers(wait.getSem(), wait.getScope());
+        req.needPTX(71, "mbarrier.test_wait.parity");
+        qualifiers(wait.getSem(), wait.getScope().value_or(Scope::cta),
+                   wait.getSem() || wait.getScope());
       })
-      .Case<Tcgen05CommitOp>([&](auto) { req.tcgen05 = true; });
+      .Case<Tcgen05CommitOp>([&](auto) {
+        req.tcgen05 = true;
+        req.needPTX(86, "tcgen05.commit");
+      });
   return req;
 }
 
@@ -106,26 +156,33 @@ LogicalResult checkOp(Operation *op, const TargetInfo &target) {
     return op->emitOpError() << "needs sm_" << req.sm << " or newer for "
                              << req.smReason << ", but the target chip is "
                              << target.chip;
-  if (req.relaxed && target.ptx < 86)
+  if (target.ptx < req.ptx)
     return op->emitOpError()
-           << "sem relaxed needs PTX ISA 8.6, but the target (" << target.chip
+           << "needs PTX ISA " << req.ptx / 10 << "." << req.ptx % 10 << " for "
+           << req.ptxReason << ", but the target (" << target.chip
            << ", features '" << target.features << "') emits PTX "
-           << target.ptx / 10 << "." << target.ptx % 10
-           << ": add +ptx86 to the target features";
+           << target.ptx / 10 << "." << target.ptx % 10 << ": add +ptx"
+           << req.ptx << " to the target features";
   return success();
 }
 
 /// The NVVM targets that apply to `op`: those of its gpu.module, else the
-/// pass options.
-SmallVector<TargetInfo> targetsOf(Operation *op,
-                                  const std::optional<TargetInfo> &fallback) {
+/// pass options. A target chip the NVPTX backend does not know is an error.
+FailureOr<SmallVector<TargetInfo>>
+targetsOf(Operation *op, const std::optional<TargetInfo> &fallback) {
   SmallVector<TargetInfo> targets;
   if (auto module = op->getParentOfType<gpu::GPUModuleOp>())
     if (ArrayAttr attrs = module.getTargetsAttr())
       for (Attribute attr : attrs)
-        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
-          if (auto info = parseTarget(nvvm.getChip(), nvvm.getFeatures()))
-            targets.push_back(*info);
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
+          std::optional<TargetInfo> info =
+              parseTarget(nvvm.getChip(), nvvm.getFeatures());
+          if (!info)
+            return module.emitOpError()
+                   << "targets unknown chip '" << nvvm.getChip()
+                   << "': expected one the NVPTX backend knows, e.g. sm_90";
+          targets.push_back(*info);
+        }
   if (targets.empty() && fallback)
     targets.push_back(*fallback);
   return targets;
@@ -161,17 +218,23 @@ LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root,
     fallback = parseTarget(chip, features);
     if (!fallback)
       return root->emitError() << "unknown chip '" << chip
-                               << "': expected sm_<number>[a], e.g. sm_90";
+                               << "': expected one the NVPTX backend knows, e.g. sm_90";
   }
   bool failed = false;
   root->walk([&](Operation *op) {
     if (!isa<MBarrierDialect>(op->getDialect()))
-      return;
-    for (const TargetInfo &target : targetsOf(op, fallback))
+      return WalkResult::advance();
+    FailureOr<SmallVector<TargetInfo>> targets = targetsOf(op, fallback);
+    if (::mlir::failed(targets)) {
+      failed = true;
+      return WalkResult::interrupt();
+    }
+    for (const TargetInfo &target : *targets)
       if (::mlir::failed(checkOp(op, target))) {
         failed = true;
         break;
       }
+    return WalkResult::advance();
   });
   return failure(failed);
 }

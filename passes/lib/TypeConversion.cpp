@@ -76,18 +76,25 @@ struct FunctionTypeConversion : ConversionPattern {
     if (!type)
       return failure();
     const TypeConverter &converter = *getTypeConverter();
-    TypeConverter::SignatureConversion signature(type.getNumInputs());
-    SmallVector<Type> results;
-    if (failed(converter.convertSignatureArgs(type.getInputs(), signature)) ||
+    SmallVector<Type> inputs, results;
+    if (failed(converter.convertTypes(type.getInputs(), inputs)) ||
         failed(converter.convertTypes(type.getResults(), results)))
       return failure();
-    if (!fn.isExternal() &&
-        failed(rewriter.convertRegionTypes(&fn.getFunctionBody(), converter,
-                                           &signature)))
-      return failure();
+    if (!fn.isExternal()) {
+      // The entry block may hold more arguments than the signature (a
+      // gpu.func's workgroup/private attributions): convert them all.
+      Block &entry = fn.getFunctionBody().front();
+      TypeConverter::SignatureConversion signature(entry.getNumArguments());
+      for (BlockArgument arg : entry.getArguments())
+        if (failed(converter.convertSignatureArg(arg.getArgNumber(),
+                                                 arg.getType(), signature)))
+          return failure();
+      if (failed(rewriter.convertRegionTypes(&fn.getFunctionBody(), converter,
+                                             &signature)))
+        return failure();
+    }
     rewriter.modifyOpInPlace(op, [&] {
-      fn.setType(FunctionType::get(op->getContext(),
-                                   signature.getConvertedTypes(), results));
+      fn.setType(FunctionType::get(op->getContext(), inputs, results));
     });
     return success();
   }

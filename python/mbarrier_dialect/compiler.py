@@ -80,6 +80,8 @@ def compile(
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
+    if opt_level not in (0, 1, 2, 3):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     if not re.fullmatch(r"sm_\d+[af]?", chip):
         raise CompileError(f"unknown chip '{chip}': expected sm_<number>[a|f], e.g. sm_90")
     features = default_features(chip) if features is None else features

@@ -53,3 +53,22 @@ func.func @remote_view_through_call_and_branch(%g: !mbarrier.group<1>) {
   mbarrier.arrive_expect_tx %arg[%c0], %b : !mbarrier.remote<1>
   return
 }
+
+// A gpu.func whose entry block also holds workgroup attributions (found in
+// review: the signature conversion was sized to the inputs only and asserted).
+// CHECK-LABEL: gpu.func @remote_view_with_attributions(
+// CHECK-SAME: %{{.*}}: i32) workgroup(%{{.*}} : memref<4xf32, 3>)
+// CHECK: cf.br ^[[BB:.*]](%{{.*}} : !llvm.struct<(ptr<3>, i32)>)
+// CHECK: nvvm.mapa
+// CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+gpu.module @attributions {
+  gpu.func @remote_view_with_attributions(%c: i32) workgroup(%w : memref<4xf32, 3>) kernel {
+    %i0 = arith.constant 0 : index
+    %g = mbarrier.alloc : !mbarrier.group<2>
+    %r = mbarrier.remote_view %g, %c : !mbarrier.group<2>
+    cf.br ^bb1(%r : !mbarrier.remote<2>)
+  ^bb1(%z: !mbarrier.remote<2>):
+    mbarrier.arrive %z[%i0] : !mbarrier.remote<2>
+    gpu.return
+  }
+}

@@ -272,3 +272,10 @@ gpu.module @kernels {
   // expected-error @+1 {{'mbarrier.alloc' op must be inside a function (gpu.func, func.func or llvm.func)}}
   %g = mbarrier.alloc : !mbarrier.group<1>
 }
+
+// -----
+
+// expected-error @+1 {{an mbarrier group of 29057 barriers (232456 bytes) does not fit the 227 KiB of shared memory a CTA can have}}
+func.func @group_larger_than_shared_memory(%g: !mbarrier.group<29057>) {
+  return
+}

@@ -2,6 +2,9 @@
 // mbarrier-to-ptx pipeline; the PTX (in the gpu.binary's assembly string)
 // has the cluster form for the remote view and never the local one.
 // RUN: %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(mbarrier-to-ptx{chip=sm_90 features=+ptx86})" | FileCheck %s
+// An optimization level outside 0-3 is an option error, not an assertion:
+// RUN: not %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(mbarrier-to-ptx{O=9})" 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: Cannot find option named '9'!
 // RUN: %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(gpu.module(convert-mbarrier-to-nvvm))" | FileCheck %s --check-prefix=NVVM --implicit-check-not=" mbarrier."
 
 // CHECK: gpu.binary @kernels

@@ -104,9 +104,20 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-def pipeline_for(text: str) -> list[str]:
+# Targets for the whole pipeline, one per batch: chips and PTX versions below,
+# at and above what the ops need (a too-low target must be a diagnostic,
+# never an abort in the NVPTX backend).
+PIPELINE_TARGETS = ["", "{chip=sm_80 features=}", "{chip=sm_80 features=+ptx86}",
+                    "{chip=sm_86 features=}", "{chip=sm_89 features=}",
+                    "{chip=sm_90 features=}", "{chip=sm_90 features=+ptx80 O=0}",
+                    "{chip=sm_90a features=+ptx86 O=1}", "{chip=sm_100a features=}",
+                    "{chip=sm_100f features=}", "{chip=sm_120 features=+ptx88}",
+                    "{chip=sm_91}", "{chip=sm_70}"]
+
+
+def pipeline_for(text: str, target: str) -> list[str]:
     if "gpu.module" in text and "gpu.container_module" in text:
-        return ["--pass-pipeline=builtin.module(mbarrier-to-ptx)"]
+        return [f"--pass-pipeline=builtin.module(mbarrier-to-ptx{target})"]
     return ["--convert-mbarrier-to-nvvm"]
 
 
@@ -132,9 +143,10 @@ def fuzz(opt: str, seconds: float, seed: int, crash_dir: str | None, batch: int 
     with tempfile.TemporaryDirectory() as tmp:
         while time.monotonic() < deadline:
             mutants = [mutate(rng.choice(corpus), rng) for _ in range(batch)]
+            target = rng.choice(PIPELINE_TARGETS)
             groups = {}
             for m in mutants:
-                groups.setdefault(tuple(pipeline_for(m)), []).append(m)
+                groups.setdefault(tuple(pipeline_for(m, target)), []).append(m)
             for args, cases in groups.items():
                 crashed, stderr = run_batch(opt, cases, list(args), tmp)
                 stats["batches"] += 1

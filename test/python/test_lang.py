@@ -4,6 +4,7 @@ the verifier's wording before any IR is built."""
 import pytest
 from mlir import ir
 
+from mbarrier_dialect.dialects.mbarrier import Semantics
 from mbarrier_dialect.lang import Kernel, MBarrier, TCGen05Bar, TMABar
 
 
@@ -80,6 +81,14 @@ def test_ssa_values_work_where_ints_do():
         (lambda b: b.wait(0, 2), "phase must be 0 or 1"),
         (lambda b: b.remote_view(2), "out of range"),
         (lambda b: b.arrive(0, cta_id=5), "out of range"),
+        (lambda b: b.remote_view(2**32), "out of range"),
+        (lambda b: b.arrive(0, cta_id=-1), "out of range"),
+        (lambda b: b.try_wait(0, 2), "phase must be 0 or 1"),
+        (lambda b: b.test_wait(0, 5), "phase must be 0 or 1"),
+        (lambda b: b.arrive(0, sem=Semantics.acquire),
+         "sem acquire cannot be expressed by an mbarrier arrive, which is release or relaxed"),
+        (lambda b: b.wait(0, 0, sem=Semantics.release),
+         "sem release cannot be expressed by an mbarrier wait, which is acquire or relaxed"),
     ],
 )
 def test_misuse_raises_value_error(misuse, message):
@@ -146,3 +155,27 @@ def test_unrolled_range_copies_the_body_and_keeps_a_remainder():
     with pytest.raises(ValueError, match="unroll must be a positive int"):
         with Kernel("k2", block=32) as k2:
             unrolled_range(0, 4, lambda iv: [], unroll=0)
+
+
+def test_tma_arrive_with_count_and_rank_without_cluster():
+    with Kernel("k", block=32) as k:
+        pool = k.smem_pool()
+        bar = TMABar(pool, 1)
+        pool.commit()
+        bar.arrive(0, tx_count=64, count=2)
+        with pytest.raises(ValueError, match="ranks are non-negative i32"):
+            bar.remote_view(2**32)
+    assert "mbarrier.arrive_expect_tx %" in str(k.module) and ", count %" in str(k.module)
+
+
+def test_compile_rejects_bad_options():
+    from mbarrier_dialect import CompileError, compile
+
+    with Kernel("k", block=32) as k:
+        pool = k.smem_pool()
+        MBarrier(pool, 1)
+        pool.commit()
+    with pytest.raises(ValueError, match="opt_level must be 0, 1, 2 or 3"):
+        compile(k.module, opt_level=9)
+    with pytest.raises(CompileError, match="unknown chip 'sm_91'"):
+        compile(k.module, chip="sm_91")

@@ -10,8 +10,26 @@ from mlir import ir
 from mlir.dialects import arith
 
 from ..dialects import mbarrier
+from ..dialects.mbarrier import Semantics
 from . import values as V
 from .kernel import current_kernel, if_then
+
+
+def _check_sem(sem, allowed, instruction: str) -> None:
+    """`sem` must be a form the instruction has (the verifier's rule)."""
+    if sem is not None and Semantics(sem) not in allowed:
+        names = " or ".join(a.name for a in allowed)
+        raise ValueError(f"sem {Semantics(sem).name} cannot be expressed by {instruction}, "
+                         f"which is {names}")
+
+
+_ARRIVE_SEMS = (Semantics.release, Semantics.relaxed)
+_WAIT_SEMS = (Semantics.acquire, Semantics.relaxed)
+
+
+def _check_phase(phase) -> None:
+    if isinstance(phase, int) and phase not in (0, 1):
+        raise ValueError(f"phase must be 0 or 1, got {phase}")
 
 
 class MBarrier:
@@ -78,22 +96,27 @@ class MBarrier:
             for i in range(self.depth):
                 mbarrier.InitOp(self.value, V.as_index(i), count)
 
+    def _check_wait(self, phase, sem) -> None:
+        self._reject_remote("waited on")
+        _check_phase(phase)
+        _check_sem(sem, _WAIT_SEMS, "an mbarrier wait")
+
     def wait(self, stage, phase, *, sem=None, scope=None) -> None:
         """Block until the phase with parity `phase ^ phase_offset` completed."""
-        self._reject_remote("waited on")
-        if isinstance(phase, int) and phase not in (0, 1):
-            raise ValueError(f"phase must be 0 or 1, got {phase}")
+        self._check_wait(phase, sem)
         mbarrier.WaitOp(self.value, self._stage(stage), V.as_i32(phase),
                         phase_offset=self.phase_offset or None, sem=sem, scope=scope)
 
     def try_wait(self, stage, phase, *, sem=None, scope=None) -> ir.Value:
-        self._reject_remote("waited on")
+        """One potentially blocking test of the phase: an i1."""
+        self._check_wait(phase, sem)
         return mbarrier.TryWaitOp(self.value, self._stage(stage), V.as_i32(phase),
                                   phase_offset=self.phase_offset or None,
                                   sem=sem, scope=scope).result
 
     def test_wait(self, stage, phase, *, sem=None, scope=None) -> ir.Value:
-        self._reject_remote("waited on")
+        """A non-blocking test of the phase: an i1."""
+        self._check_wait(phase, sem)
         return mbarrier.TestWaitOp(self.value, self._stage(stage), V.as_i32(phase),
                                    phase_offset=self.phase_offset or None,
                                    sem=sem, scope=scope).result
@@ -112,6 +135,7 @@ class MBarrier:
         remote view, on the view's CTA (cluster form)."""
         target = self._target(cta_id)
         V.check_range(count, 1, V.MAX_ARRIVE_COUNT, "arrival count")
+        _check_sem(sem, _ARRIVE_SEMS, "an mbarrier arrive")
         mbarrier.ArriveOp(self.value, self._stage(stage),
                           count=None if count is None else V.as_i32(count),
                           cta_id=target, pred=None if pred is None else V.as_i1(pred),
@@ -143,12 +167,19 @@ class TMABar(MBarrier):
 
     _kind = "TMABar"
 
-    def arrive(self, stage, tx_count=None, cta_id=None, pred=None, *, sem=None, scope=None) -> None:
+    def arrive(self, stage, tx_count=None, cta_id=None, pred=None, count=None, *,
+               sem=None, scope=None) -> None:
+        """With `tx_count`: arrive.expect_tx (its arrival counts `count`,
+        default 1); without: a plain arrive."""
         if tx_count is None:
-            return super().arrive(stage, cta_id=cta_id, pred=pred, sem=sem, scope=scope)
+            return super().arrive(stage, cta_id=cta_id, pred=pred, count=count,
+                                  sem=sem, scope=scope)
         target = self._target(cta_id)
         V.check_range(tx_count, 0, V.MAX_TX_COUNT, "tx byte count")
+        V.check_range(count, 1, V.MAX_ARRIVE_COUNT, "arrival count")
+        _check_sem(sem, _ARRIVE_SEMS, "an mbarrier arrive")
         mbarrier.ArriveExpectTxOp(self.value, self._stage(stage), V.as_i32(tx_count),
+                                  count=None if count is None else V.as_i32(count),
                                   cta_id=target,
                                   pred=None if pred is None else V.as_i1(pred),
                                   sem=sem, scope=scope)

@@ -114,10 +114,13 @@ class Kernel:
         return math.prod(self.cluster) if self.cluster else None
 
     def check_cta_rank(self, rank) -> None:
-        """An int rank must name a CTA of the declared cluster."""
+        """An int rank must be an i32 >= 0 and name a CTA of the declared
+        cluster (the verifier's rule; it cannot see a rank that wrapped)."""
         if not isinstance(rank, int):
             return
-        if rank < 0 or (self.cluster_size is not None and rank >= self.cluster_size):
+        if not 0 <= rank < 2**31:
+            raise ValueError(f"CTA rank {rank} is out of range: ranks are non-negative i32")
+        if self.cluster_size is not None and rank >= self.cluster_size:
             raise ValueError(f"CTA rank {rank} is out of range for a cluster of "
                              f"{self.cluster_size} CTAs")
 

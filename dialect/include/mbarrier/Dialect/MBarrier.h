@@ -47,6 +47,10 @@ unsigned getDepth(Type barrierType);
 /// Limits of the mbarrier object (PTX ISA, "Contents of the mbarrier object").
 inline constexpr int64_t kMaxArriveCount = (1 << 20) - 1;
 inline constexpr int64_t kMaxTxCount = (1 << 20) - 1;
+/// The most shared memory a CTA can have on any chip (227 KiB: sm_90,
+/// sm_100), hence the most barriers a group can hold.
+inline constexpr unsigned kMaxSharedBytes = 227 * 1024;
+inline constexpr unsigned kMaxDepth = kMaxSharedBytes / 8;
 
 /// The cluster size (number of CTAs) declared by the enclosing kernel through
 /// `known_cluster_size` or `nvvm.cluster_dim`, if any.
