@@ -17,7 +17,9 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
 
     Before rewriting, every op is checked against the NVVM target attached to
     its `gpu.module` (or the `chip`/`features` options when none is): cluster
-    forms need sm_90, `relaxed` needs PTX 8.6, tcgen05 needs sm_100a.
+    forms, waits and counted arrivals need sm_90; the cluster forms PTX 8.0;
+    `relaxed` PTX 8.6; tcgen05 sm_100a. A chip the NVPTX backend does not
+    know is an error. Below any of these the NVPTX backend would abort.
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
