@@ -180,6 +180,9 @@ def main() -> int:
     if opt is None:
         import mbarrier_dialect
         opt = mbarrier_dialect.mbarrier_opt_path()
+    if not os.access(opt, os.X_OK):
+        print(f"fuzz: error: {opt} is not an executable mbarrier-opt", file=sys.stderr)
+        return 2
     t0 = time.monotonic()
     stats = fuzz(opt, args.seconds, args.seed, args.crash_dir)
     minutes = (time.monotonic() - t0) / 60
