@@ -5,7 +5,7 @@
 #   3. the stress suite, repeated    (.gpu/stress)
 #   4. the latency benchmark, ours vs reference (.gpu/bench) + SASS of both
 # Build the inputs here first:
-#   for s in full sanitize stress; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
+#   for s in full sanitize stress stress-sanitize; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
 #   python test/gpu/edge_manifest.py .gpu/full .gpu/edge
 #   python bench/build_latency.py .gpu/bench
 # then run this through the device tool with carry [".gpu"]. Logs go to $OUT.
@@ -30,6 +30,17 @@ for tool in synccheck racecheck memcheck; do
     python3 test/gpu/run_manifest.py .gpu/sanitize >> "$OUT/sanitize.log" 2>&1 || status=1
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(pingpong|counted|predicated|all_to|bulk|pipeline)" "$OUT/sanitize.log" | tail -n 9
 done
+
+if [ -d .gpu/stress-sanitize ]; then
+  echo "== sanitizers on the stress shapes"
+  : > "$OUT/sanitize-stress.log"
+  for tool in synccheck racecheck memcheck; do
+    echo "-- $tool" | tee -a "$OUT/sanitize-stress.log"
+    compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
+      python3 test/gpu/run_manifest.py .gpu/stress-sanitize >> "$OUT/sanitize-stress.log" 2>&1 || status=1
+  done
+  grep -E "SUMMARY" "$OUT/sanitize-stress.log" | sort | uniq -c
+fi
 
 echo "== runtime edge cases (each must be a clear ERROR)"
 run .gpu/edge --log "$OUT/edge.log" > /dev/null 2>&1

@@ -301,6 +301,13 @@ SUITES = {
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), bulk_copy_expect_tx,
                  lambda: pipeline(2, 256), lambda: pipeline(4, 256), first_example],
+    # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
+    "stress-sanitize": [lambda: pipeline_stress(132, 2, items=2000),
+                        lambda: pipeline_stress(132, 4, items=2000),
+                        lambda: pipeline_stress(128, 8, items=2000),
+                        lambda: all_to_one(2, 2000, clusters=66),
+                        lambda: all_to_one(4, 2000, clusters=33),
+                        lambda: all_to_one(8, 2000, clusters=16)],
     "stress": [lambda: pipeline_stress(132, 2), lambda: pipeline_stress(132, 4),
                lambda: pipeline_stress(128, 8),
                lambda: all_to_one(2, 100_000, clusters=66), lambda: all_to_one(4, 100_000, clusters=33),
