@@ -7,10 +7,12 @@ driver runs the stages, keeps each intermediate, and calls ptxas.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from mlir import ir
 from mlir.passmanager import PassManager
@@ -74,8 +76,8 @@ def compile(
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
-    ``module`` is an ``ir.Module`` (left untouched; a copy is lowered) or IR
-    text. Stops after ``emit`` (one of nvvm, llvm, ptx, cubin) and returns
+    ``module`` is an ``ir.Module`` (left untouched; a copy is lowered), IR
+    text, or the path of an .mlir file (``os.PathLike``). Stops after ``emit`` (one of nvvm, llvm, ptx, cubin) and returns
     every intermediate produced so far.
     """
     if emit not in EMITS:
@@ -87,16 +89,21 @@ def compile(
     features = default_features(chip) if features is None else features
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
-    if isinstance(module, str):
+    if isinstance(module, (str, os.PathLike)):
         ctx = ir.Context()
         register_dialect(ctx)
         try:
-            work = ir.Module.parse(module, context=ctx)
+            if isinstance(module, str):
+                work = ir.Module.parse(module, context=ctx)
+            else:  # diagnostics then name the file
+                work = ir.Module.parseFile(os.fspath(module), context=ctx)
         except ir.MLIRError as e:
             raise CompileError(str(e)) from None
     else:
         register_dialect(module.context)
-        work = ir.Module.parse(str(module.operation), context=module.context)
+        # A copy, with the locations the caller's diagnostics should point to.
+        work = ir.Module.parse(module.operation.get_asm(enable_debug_info=True),
+                               context=module.context)
     # (timing key, the result field it fills and the `emit` that stops there,
     #  pipeline, what to keep of the module)
     stages = [
@@ -155,7 +162,8 @@ def main(argv=None) -> int:
         print(f"mbarrier-compile: error: {args.input} is empty", file=sys.stderr)
         return 1
     try:
-        result = compile(text, args.chip, features=args.features,
+        source = text if args.input == "-" else Path(args.input)
+        result = compile(source, args.chip, features=args.features,
                          opt_level=args.opt_level, emit=args.emit)
     except CompileError as e:
         print(f"mbarrier-compile: error: {e}", file=sys.stderr)

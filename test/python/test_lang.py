@@ -179,3 +179,23 @@ def test_compile_rejects_bad_options():
         compile(k.module, opt_level=9)
     with pytest.raises(CompileError, match="unknown chip 'sm_91'"):
         compile(k.module, chip="sm_91")
+
+
+def test_errors_point_at_the_users_line():
+    """Ops built through lang carry the location of the caller's line."""
+    import inspect
+
+    from mbarrier_dialect.dialects import mbarrier as mb
+    from mbarrier_dialect.lang.values import as_index
+
+    with pytest.raises(ir.MLIRError) as err:
+        with Kernel("k", block=32, cluster=2) as k:
+            pool = k.smem_pool()
+            bar = MBarrier(pool, 1)
+            pool.commit()
+            remote = bar.remote_view(1)
+            line = inspect.currentframe().f_lineno + 1
+            mb.InitOp(remote.value, as_index(0), k.cluster_rank())
+    message = str(err.value)
+    assert "cannot be initialized through a remote view" in message
+    assert f"test_lang.py\":{line}:" in message, message

@@ -112,6 +112,8 @@ def test_mbarrier_compile_lower_chip_names_op_and_chip(tmp_path):
     err = proc.stderr.decode()
     assert proc.returncode != 0
     assert "'mbarrier.remote_view' op needs sm_90 or newer" in err and "sm_80" in err
+    # located in the input file, at the op's line
+    assert f'"{src}":7:' in err, err
 
 
 # The runtime's edges (non-ELF cubin, impossible launch shapes, a malformed

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
+import os
 
 from mlir import ir
 from mlir.dialects import arith, gpu, llvm, nvvm, scf
@@ -16,6 +18,29 @@ _KERNELS: list["Kernel"] = []
 
 # Kernel parameter kinds: name -> MLIR type text.
 PARAM_TYPES = {"ptr": "!llvm.ptr<1>", "i32": "i32", "i64": "i64", "f32": "f32"}
+
+
+def _frontend_files():
+    """The Python files of this package and of the `mlir` package: their
+    frames are left out of traceback locations, so that an op built through
+    `lang` carries the location of the user's line that asked for it."""
+    import mlir
+
+    roots = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+    roots += list(mlir.__path__)
+    for root in roots:
+        for base, _, files in os.walk(root):
+            for name in files:
+                if name.endswith(".py"):
+                    yield os.path.join(base, name)
+
+
+@functools.cache
+def _use_caller_locations() -> None:
+    from mlir.dialects._ods_common import _cext
+
+    for path in _frontend_files():
+        _cext.globals.register_traceback_file_exclusion(path)
 
 
 def current_kernel() -> "Kernel":
@@ -69,6 +94,10 @@ class Kernel:
         stack = self._stack
         stack.enter_context(self.context)
         stack.enter_context(ir.Location.name(self.name))
+        # Ops get the file:line of the user's code that built them, so that
+        # a verifier or target error points there.
+        _use_caller_locations()
+        stack.enter_context(ir.loc_tracebacks(max_depth=1))
         self.module = ir.Module.create()
         self.module.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
         with ir.InsertionPoint(self.module.body):
