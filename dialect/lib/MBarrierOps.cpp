@@ -35,7 +35,7 @@ static bool isRemote(Value barriers) {
 std::optional<int64_t> mlir::mbarrier::getDeclaredClusterSize(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
-    for (StringRef name : {"known_cluster_size", "nvvm.cluster_dim"}) {
+    for (StringRef name : kClusterShapeAttrNames) {
       auto dims = parent->getAttrOfType<DenseI32ArrayAttr>(name);
       if (!dims)
         continue;

@@ -95,10 +95,9 @@ struct ExpectTxLowering : ConvertOpToLLVMPattern<ExpectTxOp> {
     BarrierRef ref =
         resolveBarrier(rewriter, loc, op.getBarriers().getType(),
                        adaptor.getBarriers(), adaptor.getIndex());
-    Scope scope =
-        op.getScope().value_or(ref.isCluster() ? Scope::cluster : Scope::cta);
     rewriter.replaceOpWithNewOp<NVVM::MBarrierExpectTxOp>(
-        op, addressFor(rewriter, loc, ref), adaptor.getBytes(), toNVVM(scope));
+        op, addressFor(rewriter, loc, ref), adaptor.getBytes(),
+        toNVVM(op.getEffectiveScope()));
     return success();
   }
 };

@@ -129,14 +129,12 @@ Requirement requirementOf(Operation *op) {
       })
       .Case<ExpectTxOp>([&](auto) { clusterForm("mbarrier.expect_tx"); })
       .Case<FenceInitOp>([&](auto) { clusterForm("fence.mbarrier_init"); })
-      .Case<WaitOp, TryWaitOp>([&](auto wait) {
-        req.needSM(90, "mbarrier.try_wait");
-        qualifiers(wait.getSem(), wait.getScope().value_or(Scope::cta),
-                   wait.getSem() || wait.getScope());
-      })
-      .Case<TestWaitOp>([&](TestWaitOp wait) {
-        req.needPTX(71, "mbarrier.test_wait.parity");
-        qualifiers(wait.getSem(), wait.getScope().value_or(Scope::cta),
+      .Case<WaitOp, TryWaitOp, TestWaitOp>([&](auto wait) {
+        if (isa<TestWaitOp>(op))
+          req.needPTX(71, "mbarrier.test_wait.parity");
+        else
+          req.needSM(90, "mbarrier.try_wait");
+        qualifiers(wait.getSem(), wait.getEffectiveScope(),
                    wait.getSem() || wait.getScope());
       })
       .Case<Tcgen05CommitOp>([&](auto) {
@@ -195,7 +193,7 @@ targetsOf(Operation *op, const std::optional<TargetInfo> &fallback) {
 static LogicalResult checkClusterShapes(Operation *root) {
   bool failed = false;
   root->walk([&](Operation *op) {
-    for (StringRef name : {"known_cluster_size", "nvvm.cluster_dim"}) {
+    for (StringRef name : kClusterShapeAttrNames) {
       auto dims = op->getAttrOfType<DenseI32ArrayAttr>(name);
       if (dims && llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d < 1; })) {
         op->emitOpError() << "'" << name

@@ -19,11 +19,6 @@ static Value parityOf(SourceOp op, Value phase, OpBuilder &b) {
 }
 
 template <typename SourceOp>
-static NVVM::MemScopeKind scopeOf(SourceOp op) {
-  return toNVVM(op.getScope().value_or(Scope::cta));
-}
-
-template <typename SourceOp>
 static bool isRelaxed(SourceOp op) {
   return op.getSem() == Semantics::relaxed;
 }
@@ -34,7 +29,7 @@ template <typename SourceOp>
 static Value emitTryWait(SourceOp op, Value addr, Value parity, OpBuilder &b,
                          Location loc) {
   return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), addr, parity,
-                                         /*ticks=*/Value(), scopeOf(op),
+                                         /*ticks=*/Value(), toNVVM(op.getEffectiveScope()),
                                          isRelaxed(op));
 }
 
@@ -97,7 +92,7 @@ struct TestWaitLowering : ConvertOpToLLVMPattern<TestWaitOp> {
                        adaptor.getBarriers(), adaptor.getIndex());
     Value parity = parityOf(op, adaptor.getPhase(), rewriter);
     rewriter.replaceOpWithNewOp<NVVM::MBarrierTestWaitOp>(
-        op, rewriter.getI1Type(), ref.localAddr, parity, scopeOf(op),
+        op, rewriter.getI1Type(), ref.localAddr, parity, toNVVM(op.getEffectiveScope()),
         isRelaxed(op));
     return success();
   }

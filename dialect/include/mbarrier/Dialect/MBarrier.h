@@ -52,8 +52,12 @@ inline constexpr int64_t kMaxTxCount = (1 << 20) - 1;
 inline constexpr unsigned kMaxSharedBytes = 227 * 1024;
 inline constexpr unsigned kMaxDepth = kMaxSharedBytes / 8;
 
+/// The attributes through which a kernel declares its cluster shape.
+inline constexpr const char *kClusterShapeAttrNames[] = {"known_cluster_size",
+                                                          "nvvm.cluster_dim"};
+
 /// The cluster size (number of CTAs) declared by the enclosing kernel through
-/// `known_cluster_size` or `nvvm.cluster_dim`, if any.
+/// one of `kClusterShapeAttrNames`, if any.
 std::optional<int64_t> getDeclaredClusterSize(Operation *op);
 } // namespace mlir::mbarrier
 

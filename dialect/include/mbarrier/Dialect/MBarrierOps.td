@@ -295,6 +295,14 @@ def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx"> {
                        OptionalAttr<MBarrier_ScopeAttr>:$scope);
   let assemblyFormat = "$barriers `[` $index `]` `,` $bytes attr-dict `:` type($barriers)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The `.scope` to emit: the attribute, else cluster through a remote
+    /// view and cta locally.
+    Scope getEffectiveScope() {
+      return getScope().value_or(::llvm::isa<RemoteType>(getBarriers().getType())
+                                     ? Scope::cluster : Scope::cta);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -310,6 +318,10 @@ class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
   let results = resultDag;
   let assemblyFormat = "$barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)" # resultFormat;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The `.scope` to emit: the attribute, else cta.
+    Scope getEffectiveScope() { return getScope().value_or(Scope::cta); }
+  }];
 }
 
 def MBarrier_WaitOp : MBarrier_WaitBase<"wait", (outs), ""> {
