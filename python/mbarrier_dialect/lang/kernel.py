@@ -11,6 +11,7 @@ from mlir import ir
 from mlir.dialects import arith, gpu, llvm, nvvm, scf
 
 from .. import register_dialect
+from ..runtime import validate_launch_shape
 from . import values as V
 from .smem import SmemPool, ptr_type
 
@@ -49,15 +50,6 @@ def current_kernel() -> "Kernel":
     return _KERNELS[-1]
 
 
-def _dims(shape, what: str) -> tuple[int, int, int]:
-    if shape is None:
-        return None
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    if not 1 <= len(shape) <= 3 or any(not isinstance(d, int) or d < 1 for d in shape):
-        raise ValueError(f"{what} must be 1 to 3 positive ints, got {shape!r}")
-    return shape + (1,) * (3 - len(shape))
-
-
 class Kernel:
     """Build one kernel:
 
@@ -70,14 +62,10 @@ class Kernel:
     def __init__(self, name: str, *, block, grid=None, cluster=None, chip: str = "sm_90",
                  params=(), context: ir.Context | None = None):
         self.name = name
-        self.block = _dims(block, "block")
-        self.cluster = _dims(cluster, "cluster")
-        self.grid = _dims(grid, "grid") or self.cluster or (1, 1, 1)
-        if self.cluster:
-            if math.prod(self.cluster) > 8:
-                raise ValueError(f"cluster of {math.prod(self.cluster)} CTAs exceeds the portable limit of 8")
-            if any(g % c for g, c in zip(self.grid, self.cluster)):
-                raise ValueError(f"grid {self.grid} is not a multiple of cluster {self.cluster}")
+        # The launcher's own rules, checked when the kernel is declared.
+        if grid is None:
+            grid = cluster if cluster is not None else 1
+        self.grid, self.block, self.cluster = validate_launch_shape(grid, block, cluster)
         self.chip = chip
         self.params = list(params)
         for pname, kind in self.params:
