@@ -199,3 +199,15 @@ def test_errors_point_at_the_users_line():
     message = str(err.value)
     assert "cannot be initialized through a remote view" in message
     assert f"test_lang.py\":{line}:" in message, message
+
+
+@pytest.mark.parametrize("bad", ["x", 1.5, None])
+def test_as_value_rejects_non_int_with_its_type_error(ctx, bad):
+    """The parameter naming the target type must not shadow builtin `type`:
+    the error names what was passed, not "'IntegerType' object is not callable"."""
+    from mbarrier_dialect.lang.values import as_value, i32, index
+
+    for ty in (i32(), index()):
+        with pytest.raises(TypeError, match=r"^expected an int or an ir\.Value, got "
+                           + type(bad).__name__ + "$"):
+            as_value(bad, ty)

@@ -16,26 +16,26 @@ def index() -> ir.Type:
     return ir.IndexType.get()
 
 
-def const(value: int, type: ir.Type) -> ir.Value:
-    return arith.ConstantOp(type, value).result
+def const(value: int, ty: ir.Type) -> ir.Value:
+    return arith.ConstantOp(ty, value).result
 
 
-def as_value(x, type: ir.Type) -> ir.Value:
-    """An int becomes a constant of `type`; a Value of another integer or
-    index type is cast to `type`; a Value of `type` passes through."""
+def as_value(x, ty: ir.Type) -> ir.Value:
+    """An int becomes a constant of `ty`; a Value of another integer or
+    index type is cast to `ty`; a Value of `ty` passes through."""
     if isinstance(x, bool):
-        return const(int(x), type)
+        return const(int(x), ty)
     if isinstance(x, int):
-        return const(x, type)
+        return const(x, ty)
     if isinstance(x, ir.Value):
-        if x.type == type:
+        if x.type == ty:
             return x
-        if isinstance(x.type, ir.IndexType) or isinstance(type, ir.IndexType):
-            return arith.IndexCastOp(type, x).result
-        src, dst = ir.IntegerType(x.type).width, ir.IntegerType(type).width
+        if isinstance(x.type, ir.IndexType) or isinstance(ty, ir.IndexType):
+            return arith.IndexCastOp(ty, x).result
+        src, dst = ir.IntegerType(x.type).width, ir.IntegerType(ty).width
         if src < dst:
-            return arith.ExtUIOp(type, x).result
-        return arith.TruncIOp(type, x).result
+            return arith.ExtUIOp(ty, x).result
+        return arith.TruncIOp(ty, x).result
     raise TypeError(f"expected an int or an ir.Value, got {type(x).__name__}")
 
 
