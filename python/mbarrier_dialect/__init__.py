@@ -34,7 +34,7 @@ def register_dialect(context=None, load: bool = True) -> None:
 
 def __getattr__(name):
     # Heavy pieces load on first use, so `import mbarrier_dialect` stays cheap.
-    if name in ("compile", "CompiledKernel", "CompileError"):
+    if name in ("compile", "CompiledKernel", "CompiledModule", "CompileError"):
         from . import compiler
 
         return getattr(compiler, name)

@@ -28,14 +28,48 @@ class CompileError(RuntimeError):
 
 
 @dataclass
+class CompiledModule:
+    """One ``gpu.module`` of the input, compiled for its own target."""
+    name: str
+    # The module's NVVM target chip: its own target attribute where it has
+    # one, else the chip passed to compile().
+    chip: str
+    ptx: str = ""
+    cubin: bytes = b""
+
+
+@dataclass
 class CompiledKernel:
     chip: str
     nvvm: str = ""
     llvm: str = ""
-    ptx: str = ""
-    cubin: bytes = b""
+    # One entry per gpu.module, in input order (filled from emit="ptx" on).
+    modules: dict[str, CompiledModule] = field(default_factory=dict)
     # Seconds per stage: lower (to NVVM), llvm, ptx, ptxas.
     timings: dict = field(default_factory=dict)
+
+    def _only_module(self, what: str) -> CompiledModule | None:
+        if len(self.modules) > 1:
+            names = ", ".join(self.modules)
+            raise CompileError(
+                f"the input has {len(self.modules)} gpu.modules ({names}), each with its "
+                f"own {what}: use .modules[name].{what}, e.g. "
+                f".modules[{next(iter(self.modules))!r}].{what}")
+        return next(iter(self.modules.values()), None)
+
+    @property
+    def ptx(self) -> str:
+        """The PTX of the only gpu.module ("" before emit="ptx"); an error
+        when the input has several: use ``.modules[name].ptx``."""
+        module = self._only_module("ptx")
+        return module.ptx if module else ""
+
+    @property
+    def cubin(self) -> bytes:
+        """The cubin of the only gpu.module (b"" before emit="cubin"); an
+        error when the input has several: use ``.modules[name].cubin``."""
+        module = self._only_module("cubin")
+        return module.cubin if module else b""
 
 
 def default_features(chip: str) -> str:
@@ -52,18 +86,34 @@ def _run(module: ir.Module, pipeline: str) -> None:
         raise CompileError(str(e)) from None
 
 
-def _extract_ptx(module: ir.Module) -> str:
+def _target_chip(target) -> str:
+    text = str(target)
+    if not text.startswith("#nvvm.target"):
+        raise CompileError(f"a gpu.module targets {text}, not an NVVM target")
+    found = re.search(r'chip = "([^"]+)"', text)
+    return found.group(1) if found else "sm_50"  # NVVMTargetAttr's default
+
+
+def _extract_modules(module: ir.Module, chip: str) -> dict[str, CompiledModule]:
+    """Each gpu.binary's PTX, for the first target of its gpu.module: the
+    module's own target where it carries one (the attach pass appends the
+    compile() target after it)."""
     from mlir.dialects import gpu
 
-    texts = []
+    modules = {}
     for op in module.body.operations:
         if op.operation.name != "gpu.binary":
             continue
-        for obj in op.attributes["objects"]:
-            texts.append(gpu.ObjectAttr(obj).object.decode())
-    if not texts:
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        objects = list(op.attributes["objects"])
+        if not objects:
+            raise CompileError(f"gpu.module @{name} produced no object")
+        obj = gpu.ObjectAttr(objects[0])
+        modules[name] = CompiledModule(name=name, chip=_target_chip(obj.target),
+                                       ptx=obj.object.decode())
+    if not modules:
         raise CompileError("the module has no gpu.module to compile")
-    return "\n".join(texts)
+    return modules
 
 
 def compile(
@@ -104,36 +154,57 @@ def compile(
         # A copy, with the locations the caller's diagnostics should point to.
         work = ir.Module.parse(module.operation.get_asm(enable_debug_info=True),
                                context=module.context)
-    # (timing key, the result field it fills and the `emit` that stops there,
+    # (timing key, the `emit` that stops there, the result field it fills,
     #  pipeline, what to keep of the module)
     stages = [
-        ("lower", "nvvm",
+        ("lower", "nvvm", "nvvm",
          f"mbarrier-to-ptx-stage-nvvm{{chip={chip} features={features} O={opt_level}}}", str),
-        ("llvm", "llvm", "mbarrier-to-ptx-stage-llvm", str),
-        ("ptx", "ptx", "gpu-module-to-binary{format=isa}", _extract_ptx),
+        ("llvm", "llvm", "llvm", "mbarrier-to-ptx-stage-llvm", str),
+        ("ptx", "ptx", "modules", "gpu-module-to-binary{format=isa}",
+         lambda m: _extract_modules(m, chip)),
     ]
     with work.context:
-        for key, field_name, pipeline, keep in stages:
+        for key, stop_at, field_name, pipeline, keep in stages:
             _run(work, pipeline)
             setattr(result, field_name, keep(work))
             now = time.perf_counter()
             result.timings[key] = now - t0
             t0 = now
-            if emit == field_name:
+            if emit == stop_at:
                 return result
-    try:
-        result.cubin = assemble(result.ptx, chip, opt_level)
-    except PtxasError as e:
-        raise CompileError(str(e)) from None
+    # One ptxas run per module, for that module's own chip: a PTX file holds
+    # exactly one .version/.target header.
+    for compiled in result.modules.values():
+        try:
+            compiled.cubin = assemble(compiled.ptx, compiled.chip, opt_level)
+        except PtxasError as e:
+            where = f" (gpu.module @{compiled.name})" if len(result.modules) > 1 else ""
+            raise CompileError(f"{e}{where}") from None
     result.timings["ptxas"] = time.perf_counter() - t0
     return result
+
+
+def _error(message: str) -> int:
+    print(f"mbarrier-compile: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _per_module_path(output: str, name: str, emit: str) -> str:
+    """``dir/stem.ext`` -> ``dir/stem.<name>.ext`` (``ext`` defaults to the
+    emitted kind when OUT has no suffix)."""
+    out = Path(output)
+    ext = out.suffix or f".{emit}"
+    stem = out.name[: -len(out.suffix)] if out.suffix else out.name
+    return str(out.with_name(f"{stem}.{name}{ext}"))
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="mbarrier-compile",
         description="Compile gpu.module kernels that use the mbarrier dialect "
-        "to NVVM, LLVM, PTX or a cubin.",
+        "to NVVM, LLVM, PTX or a cubin. Each gpu.module is compiled for its own "
+        "target; with several and --emit ptx/cubin, -o dir/stem.ext writes one "
+        "dir/stem.<module>.ext per module unless --module picks one.",
     )
     parser.add_argument("input", help="input .mlir file ('-' for stdin)")
     parser.add_argument("--chip", default="sm_90", help="target chip (default sm_90)")
@@ -141,9 +212,14 @@ def main(argv=None) -> int:
                         help="NVVM target features (default +ptx86 on sm_90)")
     parser.add_argument("-O", dest="opt_level", type=int, default=3, choices=range(4))
     parser.add_argument("--emit", choices=EMITS, default="cubin")
+    parser.add_argument("--module", dest="module", default=None, metavar="NAME",
+                        help="emit only the PTX or cubin of gpu.module @NAME")
     parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
     args = parser.parse_args(argv)
 
+    if args.module is not None and args.emit in ("nvvm", "llvm"):
+        return _error(f"--module selects one gpu.module's ptx or cubin; --emit {args.emit} "
+                      "prints the whole module")
     try:
         if args.input == "-":
             text = sys.stdin.buffer.read()
@@ -152,40 +228,66 @@ def main(argv=None) -> int:
                 text = f.read()
         text = text.decode("utf-8")
     except OSError as e:
-        print(f"mbarrier-compile: error: cannot read {args.input}: {e.strerror}", file=sys.stderr)
-        return 1
+        return _error(f"cannot read {args.input}: {e.strerror}")
     except UnicodeDecodeError as e:
-        print(f"mbarrier-compile: error: {args.input} is not UTF-8 text ({e.reason} at byte {e.start})",
-              file=sys.stderr)
-        return 1
+        return _error(f"{args.input} is not UTF-8 text ({e.reason} at byte {e.start})")
     if not text.strip():
-        print(f"mbarrier-compile: error: {args.input} is empty", file=sys.stderr)
-        return 1
+        return _error(f"{args.input} is empty")
     try:
         source = text if args.input == "-" else Path(args.input)
+        # Stop at PTX and assemble only the modules that are written.
         result = compile(source, args.chip, features=args.features,
-                         opt_level=args.opt_level, emit=args.emit)
+                         opt_level=args.opt_level,
+                         emit="ptx" if args.emit == "cubin" else args.emit)
     except CompileError as e:
-        print(f"mbarrier-compile: error: {e}", file=sys.stderr)
-        return 1
-    payload = getattr(result, args.emit)
-    if args.emit == "cubin" and args.output == "-" and sys.stdout.isatty():
-        print("mbarrier-compile: error: refusing to write a cubin to a terminal; use -o",
-              file=sys.stderr)
-        return 1
-    try:
-        if args.output == "-":
-            if isinstance(payload, bytes):
-                sys.stdout.buffer.write(payload)
-            else:
-                sys.stdout.write(payload)
+        return _error(str(e))
+
+    # (path or "-", payload) to write
+    outputs = []
+    if args.emit in ("nvvm", "llvm"):
+        outputs.append((args.output, getattr(result, args.emit)))
+    else:
+        names = ", ".join(result.modules)
+        if args.module is not None:
+            if args.module not in result.modules:
+                return _error(f"no gpu.module named '{args.module}'; the input has: {names}")
+            chosen = [result.modules[args.module]]
         else:
-            mode = "wb" if isinstance(payload, bytes) else "w"
-            with open(args.output, mode) as f:
-                f.write(payload)
-    except OSError as e:
-        print(f"mbarrier-compile: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
-        return 1
+            chosen = list(result.modules.values())
+        if len(chosen) > 1 and args.output == "-":
+            return _error(f"the input has {len(chosen)} gpu.modules ({names}): pass "
+                          f"--module NAME to print one, or -o DIR/STEM.{args.emit} to write "
+                          f"DIR/STEM.<module>.{args.emit} for each")
+        for compiled in chosen:
+            if args.emit == "cubin":
+                try:
+                    compiled.cubin = assemble(compiled.ptx, compiled.chip, args.opt_level)
+                except PtxasError as e:
+                    where = f" (gpu.module @{compiled.name})" if len(result.modules) > 1 else ""
+                    return _error(f"{e}{where}")
+            payload = getattr(compiled, args.emit)
+            if len(chosen) == 1:
+                outputs.append((args.output, payload))
+                continue
+            if "/" in compiled.name or compiled.name in (".", ".."):
+                return _error(f"gpu.module @\"{compiled.name}\" cannot name a file; "
+                              "pass --module to pick it and -o to name its file")
+            outputs.append((_per_module_path(args.output, compiled.name, args.emit), payload))
+    for path, payload in outputs:
+        if isinstance(payload, bytes) and path == "-" and sys.stdout.isatty():
+            return _error("refusing to write a cubin to a terminal; use -o")
+        try:
+            if path == "-":
+                if isinstance(payload, bytes):
+                    sys.stdout.buffer.write(payload)
+                else:
+                    sys.stdout.write(payload)
+            else:
+                mode = "wb" if isinstance(payload, bytes) else "w"
+                with open(path, mode) as f:
+                    f.write(payload)
+        except OSError as e:
+            return _error(f"cannot write {path}: {e.strerror}")
     return 0
 
 
