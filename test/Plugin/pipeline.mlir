@@ -1,7 +1,11 @@
 // The stock mlir-opt of the MLIR wheel, with our plugin, runs the whole
 // mbarrier-to-ptx pipeline; the PTX (in the gpu.binary's assembly string)
-// has the cluster form for the remote view and never the local one.
-// RUN: %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(mbarrier-to-ptx{chip=sm_90 features=+ptx86})" | FileCheck %s
+// has the cluster form for the remote view and never the local one, anywhere
+// in the output (not only after the last match): no .shared.b64 form
+// (mbarrier.arrive.shared.b64, ...) and no .shared::cta.b64 form.
+// RUN: %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(mbarrier-to-ptx{chip=sm_90 features=+ptx86})" \
+// RUN:   | FileCheck %s --implicit-check-not=mbarrier.arrive.shared.b64 \
+// RUN:       --implicit-check-not=.shared.b64 --implicit-check-not=.shared::cta.b64
 // An optimization level outside 0-3 is an option error, not an assertion:
 // RUN: not %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(mbarrier-to-ptx{O=9})" 2>&1 | FileCheck %s --check-prefix=OPT
 // OPT: Cannot find option named '9'!

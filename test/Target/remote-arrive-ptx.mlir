@@ -1,15 +1,23 @@
 // The PTX text of every sensitive form. Remote views and `on %cta` arrivals
 // become mapa.shared::cluster + the shared::cluster arrive forms; the local
 // instruction forms must never appear for them. Local arrivals stay local.
-// RUN: mbarrier-compile %s --emit ptx -o - | FileCheck %s
-// RUN: mbarrier-compile %s --emit ptx -o - | FileCheck %s --check-prefix=LOCAL
-// The ptxas step (no GPU needed): the cubin is an ELF file.
+// The remote kernels are a module of their own, so that the whole of its PTX
+// (not only what follows the last positive match) is checked for every local
+// state-space form: .shared.b64 (mbarrier.arrive.shared.b64,
+// mbarrier.arrive.expect_tx.shared.b64, ...) and .shared::cta.b64.
+// RUN: mbarrier-compile %s --emit ptx --module remote -o - | FileCheck %s \
+// RUN:   --implicit-check-not=mbarrier.arrive.shared.b64 \
+// RUN:   --implicit-check-not=mbarrier.arrive.expect_tx.shared.b64 \
+// RUN:   --implicit-check-not=.shared.b64 --implicit-check-not=.shared::cta.b64
+// RUN: mbarrier-compile %s --emit ptx --module local -o - | FileCheck %s --check-prefix=LOCAL \
+// RUN:   --implicit-check-not=mapa --implicit-check-not=shared::cluster
+// The ptxas step (no GPU needed): one cubin per gpu.module, each an ELF file.
 // RUN: mbarrier-compile %s -o %t.cubin
-// RUN: %python -c "import sys; data = open(sys.argv[1], 'rb').read(); assert data[:4] == b'\x7fELF', data[:4]; print('cubin', len(data) > 0)" %t.cubin | FileCheck %s --check-prefix=CUBIN
-// CUBIN: cubin True
+// RUN: %python -c "import sys; data = [open(p, 'rb').read() for p in sys.argv[1:]]; assert all(d[:4] == b'\x7fELF' for d in data), [d[:4] for d in data]; print('cubins', len(data))" %t.remote.cubin %t.local.cubin | FileCheck %s --check-prefix=CUBIN
+// CUBIN: cubins 2
 
 module attributes {gpu.container_module} {
-  gpu.module @kernels {
+  gpu.module @remote {
     // CHECK-LABEL: .entry remote_forms(
     // CHECK: .reqnctapercluster 2, 1, 1
     gpu.func @remote_forms(%count: i32, %bytes: i32, %pred: i1) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
@@ -51,7 +59,9 @@ module attributes {gpu.container_module} {
       // CHECK: ret;
       gpu.return
     }
+  }
 
+  gpu.module @local {
     // LOCAL-LABEL: .entry local_forms(
     gpu.func @local_forms(%count: i32, %bytes: i32, %phase: i32) kernel {
       %c0 = arith.constant 0 : index
