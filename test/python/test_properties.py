@@ -5,6 +5,8 @@ lowers and assembles with ptxas; random illegal ones always raise ValueError
 (from lang) or ir.MLIRError (from the C++ verifier), never crash and never
 produce PTX.
 """
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,6 +38,23 @@ legal_op = st.one_of(
     st.tuples(st.just("test_wait"), stage, st.integers(0, 1)),
     st.tuples(st.just("ptr"), stage, st.one_of(st.none(), rank)),
 )
+
+
+# The legal ops that arrive on another CTA's barrier (a remote view or
+# `on %cta`), and those that arrive on the CTA's own barrier.
+REMOTE_ARRIVALS = ("arrive_on", "remote_arrive", "remote_tx")
+LOCAL_ARRIVALS = ("arrive", "local_tx")
+
+
+def _arrive_instructions(ptx):
+    """The mbarrier.arrive* instructions of the PTX, one per line (a guard
+    predicate, if any, stripped; whitespace normalized)."""
+    found = []
+    for line in ptx.splitlines():
+        text = re.sub(r"^@!?%p\d+\s+", "", line.strip())
+        if text.startswith("mbarrier.arrive"):
+            found.append(" ".join(text.split()))
+    return found
 
 
 def emit(op, bar, tma, k):
@@ -77,10 +96,25 @@ def test_legal_sequences_verify_lower_and_assemble(ops, phase_offset):
     compiled = k.compile()
     assert compiled.cubin[:4] == b"\x7fELF"
     ptx = compiled.ptx
-    if any(op[0] in ("arrive_on", "remote_arrive", "remote_tx") for op in ops):
+    if any(op[0] in REMOTE_ARRIVALS for op in ops):
         assert "mapa.shared::cluster" in ptx and "shared::cluster.b64 _," in ptx
     else:  # (an unused mbarrier.ptr of a view is dead code: no mapa either)
         assert "mapa" not in ptx and "shared::cluster.b64" not in ptx
+    # Every arrival is exactly one PTX arrive instruction: each remote one
+    # (through a remote view or `on %cta`) a shared::cluster form, each local
+    # one a local form; none is lost, duplicated or turned into the other.
+    n_remote = sum(op[0] in REMOTE_ARRIVALS for op in ops)
+    n_local = sum(op[0] in LOCAL_ARRIVALS for op in ops)
+    arrives = _arrive_instructions(ptx)
+    cluster_forms = [a for a in arrives if ".shared::cluster.b64 _," in a]
+    local_forms = [a for a in arrives if ".shared.b64 " in a or ".shared::cta.b64 " in a]
+    assert len(cluster_forms) == n_remote, (ops, arrives)
+    assert len(local_forms) == n_local, (ops, arrives)
+    assert len(arrives) == n_remote + n_local, (ops, arrives)
+    # shared::cluster appears only in the arrivals and the mapa that feeds them.
+    for line in ptx.splitlines():
+        if "shared::cluster" in line:
+            assert line.strip().startswith(("mbarrier.arrive", "mapa.shared::cluster")), line
 
 
 illegal_op = st.one_of(
