@@ -32,20 +32,149 @@ static bool isRemote(Value barriers) {
   return isa<RemoteType>(barriers.getType());
 }
 
+/// The number of CTAs (or threads) of a shape attribute: the product of its
+/// dimensions, or none when it is not three positive dimensions (which
+/// `verifyLaunchShape` reports).
+static std::optional<int64_t> shapeSize(DenseI32ArrayAttr dims) {
+  if (!dims || dims.size() != 3 ||
+      llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d < 1; }))
+    return std::nullopt;
+  int64_t size = 1;
+  for (int32_t dim : dims.asArrayRef())
+    size *= dim;
+  return size;
+}
+
 std::optional<int64_t> mlir::mbarrier::getDeclaredClusterSize(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    for (StringRef name : kClusterShapeAttrNames) {
-      auto dims = parent->getAttrOfType<DenseI32ArrayAttr>(name);
-      if (!dims)
-        continue;
-      int64_t size = 1;
-      for (int32_t dim : dims.asArrayRef())
-        size *= dim;
-      return size;
-    }
-  }
+       parent = parent->getParentOp())
+    for (StringRef name : kClusterShapeAttrNames)
+      if (auto dims = parent->getAttrOfType<DenseI32ArrayAttr>(name))
+        return shapeSize(dims);
   return std::nullopt;
+}
+
+bool mlir::mbarrier::isKernelFunction(Operation *fn) {
+  return fn->hasAttr("gpu.kernel") || fn->hasAttr("nvvm.kernel");
+}
+
+/// One shape attribute: three positive dimensions, each within `maxDims`,
+/// their product at most `maxSize`.
+static LogicalResult
+verifyShapeAttr(Operation *fn, StringRef name, ArrayRef<int64_t> maxDims,
+                int64_t maxSize, StringRef unit, StringRef limitNote,
+                function_ref<InFlightDiagnostic()> emitError) {
+  auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name);
+  if (!dims)
+    return success();
+  if (!shapeSize(dims))
+    return emitError() << "'" << name
+                       << "' must have three positive dimensions (x, y, z), got "
+                       << dims;
+  for (auto [dim, max, axis] :
+       llvm::zip(dims.asArrayRef(), maxDims, StringRef("xyz")))
+    if (dim > max)
+      return emitError() << "'" << name << "' has " << dim << " " << unit
+                         << " in " << axis << ": a launch has at most " << max
+                         << limitNote;
+  if (*shapeSize(dims) > maxSize)
+    return emitError() << "'" << name << "' asks for " << *shapeSize(dims)
+                       << " " << unit << ": a launch has at most " << maxSize
+                       << limitNote;
+  return success();
+}
+
+LogicalResult mlir::mbarrier::verifyLaunchShape(
+    Operation *fn, function_ref<InFlightDiagnostic()> emitError) {
+  const int64_t clusterDims[3] = {kMaxClusterSize, kMaxClusterSize,
+                                  kMaxClusterSize};
+  std::string clusterNote =
+      " CTAs per cluster (more than " +
+      std::to_string(kMaxPortableClusterSize) +
+      " is non-portable: the launch must allow non-portable cluster sizes)";
+  for (StringRef name : kClusterShapeAttrNames)
+    if (failed(verifyShapeAttr(fn, name, clusterDims, kMaxClusterSize, "CTAs",
+                               clusterNote, emitError)))
+      return failure();
+  for (StringRef name : kBlockShapeAttrNames)
+    if (failed(verifyShapeAttr(fn, name, kMaxBlockDims, kMaxBlockThreads,
+                               "threads", " threads per block", emitError)))
+      return failure();
+  return success();
+}
+
+LogicalResult mlir::mbarrier::verifyInFunction(Operation *op) {
+  auto fn = op->getParentOfType<FunctionOpInterface>();
+  if (!fn)
+    return op->emitOpError()
+           << "must be inside a function (gpu.func, func.func or llvm.func)";
+  auto emitError = [&] {
+    return op->emitOpError() << "is inside a function whose launch shape no "
+                                "launch can have: ";
+  };
+  if (failed(verifyLaunchShape(fn, emitError)))
+    return failure();
+  if (!isKernelFunction(fn) || fn.isExternal())
+    return success();
+  Block *entry = &fn.getFunctionBody().front();
+  for (Value operand : op->getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(operand);
+    if (arg && arg.getOwner() == entry &&
+        isa<GroupType, RemoteType>(arg.getType()))
+      return op->emitOpError()
+             << "uses kernel parameter #" << arg.getArgNumber()
+             << " as a barrier group: a kernel parameter cannot be "
+             << arg.getType()
+             << " (a shared-memory address means nothing outside its CTA); "
+                "make the group inside the kernel with mbarrier.alloc or "
+                "mbarrier.view";
+  }
+  return success();
+}
+
+/// Whether `op` makes an arrival on another CTA's barrier.
+static bool isRemoteArrival(Operation *op) {
+  if (isa<RemoteViewOp>(op))
+    return true;
+  if (auto arrive = dyn_cast<ArriveOp>(op))
+    return arrive.isClusterForm();
+  if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
+    return arrive.isClusterForm();
+  if (auto commit = dyn_cast<Tcgen05CommitOp>(op))
+    return commit.getMask() || commit.getCtaGroup() == 2;
+  return false;
+}
+
+/// Whether `fn` declares a cluster of more than one CTA or makes a remote
+/// arrival.
+static bool usesCluster(Operation *fn) {
+  for (StringRef name : kClusterShapeAttrNames)
+    if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name))
+      if (shapeSize(dims).value_or(1) > 1)
+        return true;
+  return fn->walk([](Operation *op) {
+             return isRemoteArrival(op) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+           }).wasInterrupted();
+}
+
+Scope mlir::mbarrier::getDefaultWaitScope(Operation *op) {
+  auto fn = isa<FunctionOpInterface>(op)
+                ? op
+                : op->getParentOfType<FunctionOpInterface>().getOperation();
+  if (!fn)
+    return Scope::cta;
+  if (usesCluster(fn))
+    return Scope::cluster;
+  // A device function may be called from a cluster kernel of its module.
+  Operation *module = fn->getParentOp();
+  if (isKernelFunction(fn) || !module || module->getNumRegions() != 1)
+    return Scope::cta;
+  for (Operation &sibling : module->getRegion(0).getOps())
+    if (&sibling != fn && isa<FunctionOpInterface>(sibling) &&
+        usesCluster(&sibling))
+      return Scope::cluster;
+  return Scope::cta;
 }
 
 /// A constant barrier index must name one of the group's barriers.
@@ -149,6 +278,17 @@ LogicalResult RemoteViewOp::verify() {
   return verifyCtaRank(*this, rank);
 }
 
+LogicalResult AllocOp::verify() {
+  uint64_t bytes = 8ull * getType().getDepth();
+  if (bytes > kMaxStaticSharedBytes)
+    return emitOpError() << "of " << getType() << " needs " << bytes
+                         << " bytes of static shared memory, over the "
+                         << kMaxStaticSharedBytes / 1024
+                         << " KiB a CTA can declare statically; place larger "
+                            "groups in dynamic shared memory with mbarrier.view";
+  return success();
+}
+
 LogicalResult PtrOp::verify() {
   if (failed(verifyIndex(*this, getBarriers(), getIndex())))
     return failure();
@@ -240,10 +380,11 @@ LogicalResult TestWaitOp::verify() { return verifyWait(*this); }
 //===----------------------------------------------------------------------===//
 
 LogicalResult Tcgen05CommitOp::verify() {
-  if (isRemote(getBarriers()))
-    return emitOpError() << "cannot target a remote view; signal other CTAs "
-                            "with the multicast mask";
   if (getCtaGroup() != 1 && getCtaGroup() != 2)
     return emitOpError() << "cta_group must be 1 or 2, got " << getCtaGroup();
+  if (isRemote(getBarriers()) && getCtaGroup() != 2)
+    return emitOpError() << "with cta_group = 1 cannot target a remote view; "
+                            "signal other CTAs with the multicast mask (a "
+                            "remote view is for the 2-CTA form, cta_group = 2)";
   return verifyIndex(*this, getBarriers(), getIndex());
 }

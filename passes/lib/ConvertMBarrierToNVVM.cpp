@@ -31,6 +31,8 @@ struct ConvertMBarrierToNVVMPass
     Operation *root = getOperation();
     if (failed(checkMBarrierTargetSupport(root, chip, features)))
       return signalPassFailure();
+    // The patterns then read each wait's scope from its attribute.
+    materializeDefaultWaitScopes(root);
 
     MLIRContext *ctx = &getContext();
     // Op patterns: index -> i64 and friends, plus the mbarrier types.

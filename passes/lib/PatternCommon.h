@@ -3,6 +3,7 @@
 #define MBARRIER_CONVERSION_PATTERNCOMMON_H
 
 #include "mbarrier/Conversion/MBarrierToNVVM.h"
+#include "mbarrier/Conversion/NVPTXTargets.h"
 #include "mbarrier/Dialect/MBarrier.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"

@@ -20,11 +20,11 @@ using namespace mlir::mbarrier;
 
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
-  GpuNVVMAttachTargetOptions attach;
+  MBarrierAttachTargetOptions attach;
   attach.chip = options.chip;
   attach.features = options.features;
   attach.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(attach));
+  pm.addPass(createMBarrierAttachTarget(attach));
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM());
 }
 
@@ -53,7 +53,7 @@ enum class OptLevel : unsigned { O0, O1, O2, O3 };
 
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   MBarrierToPTXOptions get() const {
-    MBarrierToPTXOptions options;
+    MBarrierToPTXOptions options; // defaults: Passes.h
     options.chip = chip;
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
@@ -61,11 +61,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   }
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip, e.g. sm_90"),
-                           llvm::cl::init("sm_90")};
+                           llvm::cl::init(MBarrierToPTXOptions().chip)};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("Target features; +ptx86 enables .relaxed"),
-      llvm::cl::init("+ptx86")};
+      llvm::cl::desc("Target features: +ptxNN, or empty (the default) for "
+                     "the lowest PTX ISA version the chip and the ops need"),
+      llvm::cl::init(MBarrierToPTXOptions().features)};
   Option<OptLevel> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level, 0 to 3"),
       llvm::cl::init(OptLevel::O3),
@@ -82,6 +83,7 @@ void mbarrier::registerAllMBarrierPasses() {
     return;
   registered = true;
   registerConvertMBarrierToNVVM();
+  registerMBarrierAttachTarget();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "

@@ -15,56 +15,24 @@ using namespace mlir::mbarrier;
 
 namespace {
 
-/// The chips the NVPTX backend knows (`llc -march=nvptx64 -mcpu=help`) with
-/// the PTX ISA version (x10) it emits for each when no +ptxNN is given.
-/// Chips below sm_80 have no mbarrier: their PTX version does not matter.
-struct ChipInfo {
-  const char *name;
-  int sm;
-  int defaultPtx;
-};
-constexpr ChipInfo kChips[] = {
-    {"sm_20", 20, 32},   {"sm_21", 21, 32},   {"sm_30", 30, 60},
-    {"sm_32", 32, 60},   {"sm_35", 35, 60},   {"sm_37", 37, 60},
-    {"sm_50", 50, 60},   {"sm_52", 52, 60},   {"sm_53", 53, 60},
-    {"sm_60", 60, 60},   {"sm_61", 61, 60},   {"sm_62", 62, 60},
-    {"sm_70", 70, 60},   {"sm_72", 72, 61},   {"sm_75", 75, 63},
-    {"sm_80", 80, 70},   {"sm_86", 86, 71},   {"sm_87", 87, 74},
-    {"sm_88", 88, 90},   {"sm_89", 89, 78},   {"sm_90", 90, 78},
-    {"sm_90a", 90, 80},  {"sm_100", 100, 86}, {"sm_100a", 100, 86},
-    {"sm_100f", 100, 88}, {"sm_101", 101, 86}, {"sm_101a", 101, 86},
-    {"sm_101f", 101, 88}, {"sm_103", 103, 88}, {"sm_103a", 103, 88},
-    {"sm_103f", 103, 88}, {"sm_110", 110, 90}, {"sm_110a", 110, 90},
-    {"sm_110f", 110, 90}, {"sm_120", 120, 87}, {"sm_120a", 120, 87},
-    {"sm_120f", 120, 88}, {"sm_121", 121, 88}, {"sm_121a", 121, 88},
-    {"sm_121f", 121, 88},
-};
-
-struct TargetInfo {
-  std::string chip;
-  std::string features;
-  int sm = 0;
-  bool archSpecific = false; // the `a` of sm_90a / sm_100a
-  int ptx = 0;               // PTX ISA version x10 the backend will emit
-};
-
-/// What one op needs from the target. The PTX minimums are those of the
-/// NVVM intrinsics the op lowers to: below them the NVPTX backend stops with
-/// "LLVM ERROR: Cannot select", so they are checked here first.
+/// What one op needs from the target, derived from the instruction the
+/// lowering emits for it (so `{scope = cta}` spelled out needs no more than
+/// the default it equals). The PTX minimums are those of the NVVM intrinsics:
+/// below them the NVPTX backend stops with "LLVM ERROR: Cannot select".
 struct Requirement {
-  int sm = 80; // every mbarrier instruction needs sm_80
+  unsigned sm = 80; // every mbarrier instruction needs sm_80
   const char *smReason = "mbarrier objects";
-  int ptx = 70;
+  unsigned ptx = 70;
   const char *ptxReason = "mbarrier objects";
   bool tcgen05 = false;
 
-  void needSM(int version, const char *reason) {
+  void needSM(unsigned version, const char *reason) {
     if (version > sm) {
       sm = version;
       smReason = reason;
     }
   }
-  void needPTX(int version, const char *reason) {
+  void needPTX(unsigned version, const char *reason) {
     if (version > ptx) {
       ptx = version;
       ptxReason = reason;
@@ -72,51 +40,48 @@ struct Requirement {
   }
 };
 
-std::optional<TargetInfo> parseTarget(StringRef chip, StringRef features) {
-  const ChipInfo *known = llvm::find_if(
-      kChips, [&](const ChipInfo &info) { return chip == info.name; });
-  if (known == std::end(kChips))
-    return std::nullopt;
-  TargetInfo info;
-  info.chip = chip.str();
-  info.features = features.str();
-  info.sm = known->sm;
-  info.archSpecific = chip.ends_with("a");
-  info.ptx = known->defaultPtx;
-  SmallVector<StringRef> parts;
-  features.split(parts, ',', -1, false);
-  for (StringRef feature : parts) {
-    feature = feature.trim();
-    int version;
-    if (feature.consume_front("+ptx") && !feature.getAsInteger(10, version))
-      info.ptx = version;
+/// Memoizes the default wait scope per function (one walk each).
+struct WaitScopes {
+  DenseMap<Operation *, Scope> byFunction;
+  template <typename WaitOp>
+  Scope of(WaitOp wait) {
+    if (std::optional<Scope> scope = wait.getScope())
+      return *scope;
+    Operation *fn =
+        wait->template getParentOfType<FunctionOpInterface>().getOperation();
+    auto [it, inserted] = byFunction.try_emplace(fn, Scope::cta);
+    if (inserted)
+      it->second = getDefaultWaitScope(wait);
+    return it->second;
   }
-  return info;
-}
+};
 
-Requirement requirementOf(Operation *op) {
+Requirement requirementOf(Operation *op, WaitScopes &waitScopes) {
   Requirement req;
-  // The .sem/.scope qualifiers (sm_90); `.relaxed` (PTX 8.6); the scoped
-  // cluster forms (PTX 8.0).
-  auto qualifiers = [&](std::optional<Semantics> sem, Scope scope,
-                        bool explicitQualifier) {
-    if (explicitQualifier)
-      req.needSM(90, "the .sem/.scope qualifiers");
-    if (scope == Scope::cluster)
+  // The .sem/.scope qualifiers appear in the instruction only for a
+  // `.cluster` scope or `.relaxed`: sm_90, PTX 8.0 / 8.6.
+  auto qualifiers = [&](Semantics sem, Scope scope) {
+    if (scope == Scope::cluster) {
+      req.needSM(90, "the .cluster scope");
       req.needPTX(80, "the .cluster scope");
-    if (sem == Semantics::relaxed)
+    }
+    if (sem == Semantics::relaxed) {
+      req.needSM(90, "sem relaxed");
       req.needPTX(86, "sem relaxed");
+    }
   };
   auto clusterForm = [&](const char *reason) {
     req.needSM(90, reason);
     req.needPTX(80, reason);
   };
+  auto mapa = [&](Value barriers) {
+    if (isa<RemoteType>(barriers.getType())) {
+      req.needSM(90, "the shared::cluster address (mapa.shared::cluster)");
+      req.needPTX(78, "the shared::cluster address (mapa.shared::cluster)");
+    }
+  };
   llvm::TypeSwitch<Operation *>(op)
-      .Case<RemoteViewOp>([&](auto) { req.needSM(90, "a remote view (mapa.shared::cluster)"); })
-      .Case<PtrOp>([&](PtrOp ptr) {
-        if (isa<RemoteType>(ptr.getBarriers().getType()))
-          req.needSM(90, "the shared::cluster address (mapa.shared::cluster)");
-      })
+      .Case<PtrOp>([&](PtrOp ptr) { mapa(ptr.getBarriers()); })
       .Case<ArriveOp, ArriveExpectTxOp>([&](auto arrive) {
         if (arrive.isClusterForm())
           clusterForm("the shared::cluster arrive form");
@@ -124,8 +89,7 @@ Requirement requirementOf(Operation *op) {
           clusterForm("mbarrier.arrive.expect_tx");
         if (arrive.getCount())
           clusterForm("a counted arrive");
-        qualifiers(arrive.getSem(), arrive.getEffectiveScope(),
-                   arrive.getSem() || arrive.getScope());
+        qualifiers(arrive.getEffectiveSem(), arrive.getEffectiveScope());
       })
       .Case<ExpectTxOp>([&](auto) { clusterForm("mbarrier.expect_tx"); })
       .Case<FenceInitOp>([&](auto) { clusterForm("fence.mbarrier_init"); })
@@ -134,18 +98,20 @@ Requirement requirementOf(Operation *op) {
           req.needPTX(71, "mbarrier.test_wait.parity");
         else
           req.needSM(90, "mbarrier.try_wait");
-        qualifiers(wait.getSem(), wait.getEffectiveScope(),
-                   wait.getSem() || wait.getScope());
+        qualifiers(wait.getSem().value_or(Semantics::acquire),
+                   waitScopes.of(wait));
       })
-      .Case<Tcgen05CommitOp>([&](auto) {
+      .Case<Tcgen05CommitOp>([&](Tcgen05CommitOp commit) {
         req.tcgen05 = true;
         req.needPTX(86, "tcgen05.commit");
+        mapa(commit.getBarriers());
       });
   return req;
 }
 
-LogicalResult checkOp(Operation *op, const TargetInfo &target) {
-  Requirement req = requirementOf(op);
+LogicalResult checkOp(Operation *op, const NVPTXTarget &target,
+                      WaitScopes &waitScopes) {
+  Requirement req = requirementOf(op, waitScopes);
   if (req.tcgen05 && !(target.archSpecific && (target.sm == 100 || target.sm == 101)))
     return op->emitOpError() << "needs sm_100a or sm_101a (tcgen05.commit), but "
                                 "the target chip is "
@@ -154,32 +120,32 @@ LogicalResult checkOp(Operation *op, const TargetInfo &target) {
     return op->emitOpError() << "needs sm_" << req.sm << " or newer for "
                              << req.smReason << ", but the target chip is "
                              << target.chip;
-  if (target.ptx < req.ptx)
+  if (target.ptx() < req.ptx)
     return op->emitOpError()
            << "needs PTX ISA " << req.ptx / 10 << "." << req.ptx % 10 << " for "
            << req.ptxReason << ", but the target (" << target.chip
            << ", features '" << target.features << "') emits PTX "
-           << target.ptx / 10 << "." << target.ptx % 10 << ": add +ptx"
-           << req.ptx << " to the target features";
+           << target.ptx() / 10 << "." << target.ptx() % 10
+           << ": raise it to +ptx" << roundUpPTXVersion(req.ptx).value_or(req.ptx)
+           << ", or give no features to derive the version";
   return success();
 }
 
 /// The NVVM targets that apply to `op`: those of its gpu.module, else the
-/// pass options. A target chip the NVPTX backend does not know is an error.
-FailureOr<SmallVector<TargetInfo>>
-targetsOf(Operation *op, const std::optional<TargetInfo> &fallback) {
-  SmallVector<TargetInfo> targets;
+/// pass options. An invalid target is a located error.
+FailureOr<SmallVector<NVPTXTarget>>
+targetsOf(Operation *op, const std::optional<NVPTXTarget> &fallback) {
+  SmallVector<NVPTXTarget> targets;
   if (auto module = op->getParentOfType<gpu::GPUModuleOp>())
     if (ArrayAttr attrs = module.getTargetsAttr())
       for (Attribute attr : attrs)
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
-          std::optional<TargetInfo> info =
-              parseTarget(nvvm.getChip(), nvvm.getFeatures());
-          if (!info)
-            return module.emitOpError()
-                   << "targets unknown chip '" << nvvm.getChip()
-                   << "': expected one the NVPTX backend knows, e.g. sm_90";
-          targets.push_back(*info);
+          FailureOr<NVPTXTarget> target =
+              parseNVPTXTarget(nvvm.getChip(), nvvm.getFeatures(),
+                               [&] { return module.emitOpError() << "target: "; });
+          if (failed(target))
+            return failure();
+          targets.push_back(*target);
         }
   if (targets.empty() && fallback)
     targets.push_back(*fallback);
@@ -188,20 +154,25 @@ targetsOf(Operation *op, const std::optional<TargetInfo> &fallback) {
 
 } // namespace
 
-/// A declared cluster shape must be positive in every dimension: the NVPTX
-/// backend asserts on `.reqnctapercluster` with a zero.
-static LogicalResult checkClusterShapes(Operation *root) {
+/// The launch shapes declared by every function are ones a launch can have,
+/// and no kernel takes a barrier group as a parameter: the NVPTX backend
+/// asserts on `.reqnctapercluster` with a zero, and ptxas accepts shapes no
+/// launch can have.
+static LogicalResult checkFunctions(Operation *root) {
   bool failed = false;
-  root->walk([&](Operation *op) {
-    for (StringRef name : kClusterShapeAttrNames) {
-      auto dims = op->getAttrOfType<DenseI32ArrayAttr>(name);
-      if (dims && llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d < 1; })) {
-        op->emitOpError() << "'" << name
-                          << "' must be positive in every dimension, got "
-                          << dims;
+  root->walk([&](FunctionOpInterface fn) {
+    if (::mlir::failed(verifyLaunchShape(fn, [&] { return fn.emitOpError(); })))
+      failed = true;
+    if (!isKernelFunction(fn))
+      return;
+    for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes()))
+      if (isa<GroupType, RemoteType>(type)) {
+        fn.emitOpError() << "kernel parameter #" << i << " cannot be " << type
+                         << " (a shared-memory address means nothing outside "
+                            "its CTA); make the group inside the kernel with "
+                            "mbarrier.alloc or mbarrier.view";
         failed = true;
       }
-    }
   });
   return failure(failed);
 }
@@ -209,30 +180,53 @@ static LogicalResult checkClusterShapes(Operation *root) {
 LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root,
                                                    StringRef chip,
                                                    StringRef features) {
-  if (failed(checkClusterShapes(root)))
+  if (failed(checkFunctions(root)))
     return failure();
-  std::optional<TargetInfo> fallback;
+  std::optional<NVPTXTarget> fallback;
   if (!chip.empty()) {
-    fallback = parseTarget(chip, features);
-    if (!fallback)
-      return root->emitError() << "unknown chip '" << chip
-                               << "': expected one the NVPTX backend knows, e.g. sm_90";
+    FailureOr<NVPTXTarget> target =
+        parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
+    if (failed(target))
+      return failure();
+    fallback = *target;
   }
+  WaitScopes waitScopes;
   bool failed = false;
   root->walk([&](Operation *op) {
     if (!isa<MBarrierDialect>(op->getDialect()))
       return WalkResult::advance();
-    FailureOr<SmallVector<TargetInfo>> targets = targetsOf(op, fallback);
+    FailureOr<SmallVector<NVPTXTarget>> targets = targetsOf(op, fallback);
     if (::mlir::failed(targets)) {
       failed = true;
       return WalkResult::interrupt();
     }
-    for (const TargetInfo &target : *targets)
-      if (::mlir::failed(checkOp(op, target))) {
+    for (const NVPTXTarget &target : *targets)
+      if (::mlir::failed(checkOp(op, target, waitScopes))) {
         failed = true;
         break;
       }
     return WalkResult::advance();
   });
   return failure(failed);
+}
+
+unsigned mbarrier::getRequiredPTXVersion(Operation *root) {
+  WaitScopes waitScopes;
+  unsigned ptx = 0;
+  root->walk([&](Operation *op) {
+    if (isa<MBarrierDialect>(op->getDialect()))
+      ptx = std::max(ptx, requirementOf(op, waitScopes).ptx);
+  });
+  return ptx;
+}
+
+void mbarrier::materializeDefaultWaitScopes(Operation *root) {
+  WaitScopes waitScopes;
+  root->walk([&](Operation *op) {
+    llvm::TypeSwitch<Operation *>(op).Case<WaitOp, TryWaitOp, TestWaitOp>(
+        [&](auto wait) {
+          if (!wait.getScope())
+            wait.setScope(waitScopes.of(wait));
+        });
+  });
 }

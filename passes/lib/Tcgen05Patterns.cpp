@@ -8,7 +8,9 @@ using namespace mlir::mbarrier::lowering;
 namespace {
 
 /// `mbarrier.tcgen05_commit` -> `nvvm.tcgen05.commit` on the ptr<3>, with the
-/// multicast mask and cta_group (sm_100a).
+/// multicast mask and cta_group (sm_100a). Through a remote view (2-CTA form)
+/// the barrier is mapped with `nvvm.mapa` and passed as a generic address:
+/// NVVM's commit takes a shared::cta or a generic pointer.
 struct Tcgen05CommitLowering : ConvertOpToLLVMPattern<Tcgen05CommitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -20,8 +22,13 @@ struct Tcgen05CommitLowering : ConvertOpToLLVMPattern<Tcgen05CommitOp> {
                        adaptor.getBarriers(), adaptor.getIndex());
     auto group = op.getCtaGroup() == 2 ? NVVM::CTAGroupKind::CTA_2
                                        : NVVM::CTAGroupKind::CTA_1;
+    Value addr = ref.localAddr;
+    if (ref.isCluster())
+      addr = LLVM::AddrSpaceCastOp::create(
+          rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext()),
+          addressFor(rewriter, op.getLoc(), ref));
     rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(
-        op, ref.localAddr, adaptor.getMask(),
+        op, addr, adaptor.getMask(),
         NVVM::CTAGroupKindAttr::get(op.getContext(), group));
     return success();
   }

@@ -147,7 +147,8 @@ func.func @phase_offset_not_0_or_1(%g: !mbarrier.group<1>, %i: index, %phase: i3
 // -----
 
 gpu.module @kernels {
-  gpu.func @cta_rank_attr_out_of_range_for_cluster(%g: !mbarrier.group<1>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+  gpu.func @cta_rank_attr_out_of_range_for_cluster() kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    %g = mbarrier.alloc : !mbarrier.group<1>
     // expected-error @+1 {{CTA rank 2 is out of range for a cluster of 2 CTAs}}
     %r = mbarrier.remote_view %g, cta_rank 2 : !mbarrier.group<1>
     gpu.return
@@ -157,7 +158,8 @@ gpu.module @kernels {
 // -----
 
 gpu.module @kernels {
-  gpu.func @ssa_rank_out_of_range_for_cluster(%g: !mbarrier.group<1>) kernel attributes {known_cluster_size = array<i32: 2, 2, 1>} {
+  gpu.func @ssa_rank_out_of_range_for_cluster() kernel attributes {known_cluster_size = array<i32: 2, 2, 1>} {
+    %g = mbarrier.alloc : !mbarrier.group<1>
     %c4 = arith.constant 4 : i32
     // expected-error @+1 {{CTA rank 4 is out of range for a cluster of 4 CTAs}}
     %r = mbarrier.remote_view %g, %c4 : !mbarrier.group<1>
@@ -168,7 +170,8 @@ gpu.module @kernels {
 // -----
 
 gpu.module @kernels {
-  gpu.func @arrive_on_cta_out_of_range_for_cluster(%g: !mbarrier.group<1>, %i: index) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+  gpu.func @arrive_on_cta_out_of_range_for_cluster(%i: index) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+    %g = mbarrier.alloc : !mbarrier.group<1>
     %c7 = arith.constant 7 : i32
     // expected-error @+1 {{CTA rank 7 is out of range for a cluster of 4 CTAs}}
     mbarrier.arrive %g[%i] on %c7 : !mbarrier.group<1>
@@ -234,7 +237,7 @@ func.func @ptr_through_remote_view_is_shared_cluster(%r: !mbarrier.remote<1>, %i
 
 // -----
 
-func.func @tcgen05_commit_through_remote_view(%r: !mbarrier.remote<1>, %i: index) {
+func.func @tcgen05_commit_cta_group_1_through_remote_view(%r: !mbarrier.remote<1>, %i: index) {
   // expected-error @+1 {{cannot target a remote view; signal other CTAs with the multicast mask}}
   mbarrier.tcgen05_commit %r[%i] : !mbarrier.remote<1>
   return
@@ -258,8 +261,8 @@ func.func @empty_group(%g: !mbarrier.group<0>) {
 // -----
 
 gpu.module @kernels {
-  gpu.func @zero_cluster_dimension(%g: !mbarrier.group<1>) kernel attributes {known_cluster_size = array<i32: 0, 1, 1>} {
-    // expected-error @+1 {{CTA rank 1 is out of range for a cluster of 0 CTAs}}
+  gpu.func @zero_cluster_dimension(%g: !mbarrier.group<1>) attributes {known_cluster_size = array<i32: 0, 1, 1>} {
+    // expected-error @+1 {{is inside a function whose launch shape no launch can have: 'known_cluster_size' must have three positive dimensions (x, y, z), got array<i32: 0, 1, 1>}}
     %r = mbarrier.remote_view %g, cta_rank 1 : !mbarrier.group<1>
     gpu.return
   }
@@ -278,4 +281,83 @@ gpu.module @kernels {
 // expected-error @+1 {{an mbarrier group of 29057 barriers (232456 bytes) does not fit the 227 KiB of shared memory a CTA can have}}
 func.func @group_larger_than_shared_memory(%g: !mbarrier.group<29057>) {
   return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @group_as_kernel_parameter(%g: !mbarrier.group<1>, %i: index) kernel {
+    // expected-error @+1 {{uses kernel parameter #0 as a barrier group: a kernel parameter cannot be '!mbarrier.group<1>'}}
+    mbarrier.arrive %g[%i] : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+// (gpu.func checks the rank of known_cluster_size itself; llvm.func does not.)
+llvm.func @cluster_shape_not_3d() attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1>} {
+  // expected-error @+1 {{'nvvm.cluster_dim' must have three positive dimensions (x, y, z), got array<i32: 2, 1>}}
+  %g = mbarrier.alloc : !mbarrier.group<1>
+  llvm.return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @negative_cluster_shape_is_not_a_cluster_of_2() kernel attributes {known_cluster_size = array<i32: -2, -1, 1>} {
+    // expected-error @+1 {{'known_cluster_size' must have three positive dimensions (x, y, z), got array<i32: -2, -1, 1>}}
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @cluster_above_16_ctas() kernel attributes {known_cluster_size = array<i32: 17, 1, 1>} {
+    // expected-error @+1 {{'known_cluster_size' has 17 CTAs in x: a launch has at most 16 CTAs per cluster (more than 8 is non-portable}}
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @cluster_product_above_16_ctas() kernel attributes {known_cluster_size = array<i32: 4, 4, 2>} {
+    // expected-error @+1 {{'known_cluster_size' asks for 32 CTAs: a launch has at most 16 CTAs per cluster}}
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @block_above_1024_threads() kernel attributes {known_block_size = array<i32: 4096, 1, 1>} {
+    // expected-error @+1 {{'known_block_size' has 4096 threads in x: a launch has at most 1024 threads per block}}
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @block_product_above_1024_threads() kernel attributes {known_block_size = array<i32: 64, 32, 1>} {
+    // expected-error @+1 {{'known_block_size' asks for 2048 threads: a launch has at most 1024 threads per block}}
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @alloc_above_48_kib_of_static_shared_memory() kernel {
+    // expected-error @+1 {{needs 49160 bytes of static shared memory, over the 48 KiB a CTA can declare statically}}
+    %g = mbarrier.alloc : !mbarrier.group<6145>
+    gpu.return
+  }
 }

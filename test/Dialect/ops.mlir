@@ -107,11 +107,13 @@ func.func @pointers(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i: index) 
 }
 
 // CHECK-LABEL: func.func @tcgen05(
-// CHECK-SAME: %[[G:[^:]*]]: !mbarrier.group<2>, %[[I:[^:]*]]: index, %[[MASK:[^:]*]]: i16
-func.func @tcgen05(%g: !mbarrier.group<2>, %i: index, %mask: i16) {
+// CHECK-SAME: %[[G:[^:]*]]: !mbarrier.group<2>, %[[R:[^:]*]]: !mbarrier.remote<2>, %[[I:[^:]*]]: index, %[[MASK:[^:]*]]: i16
+func.func @tcgen05(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i: index, %mask: i16) {
   // CHECK: mbarrier.tcgen05_commit %[[G]][%[[I]]] : !mbarrier.group<2>
   mbarrier.tcgen05_commit %g[%i] : !mbarrier.group<2>
   // CHECK: mbarrier.tcgen05_commit %[[G]][%[[I]]] multicast %[[MASK]] {cta_group = 2 : i32} : !mbarrier.group<2>
   mbarrier.tcgen05_commit %g[%i] multicast %mask {cta_group = 2 : i32} : !mbarrier.group<2>
+  // CHECK: mbarrier.tcgen05_commit %[[R]][%[[I]]] {cta_group = 2 : i32} : !mbarrier.remote<2>
+  mbarrier.tcgen05_commit %r[%i] {cta_group = 2 : i32} : !mbarrier.remote<2>
   return
 }

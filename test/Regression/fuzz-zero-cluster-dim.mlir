@@ -1,7 +1,7 @@
 // Fuzzer crasher: a zero in known_cluster_size reached the NVPTX asm printer,
 // which asserts on `.reqnctapercluster 0, ...`. Now a located error.
 // RUN: not mbarrier-opt %s --pass-pipeline="builtin.module(mbarrier-to-ptx)" 2>&1 | FileCheck %s
-// CHECK: error: 'gpu.func' op 'known_cluster_size' must be positive in every dimension, got array<i32: 2, 0, 1>
+// CHECK: error: 'mbarrier.alloc' op is inside a function whose launch shape no launch can have: 'known_cluster_size' must have three positive dimensions (x, y, z), got array<i32: 2, 0, 1>
 // CHECK-NOT: Assertion
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -15,21 +15,40 @@
 #include "mbarrier/Dialect/MBarrierDialect.h.inc"
 
 namespace mlir::mbarrier {
-/// Verifies that an mbarrier op sits inside a function: outside one (say, in
-/// a gpu.module's body) it would lower to instructions no thread executes,
-/// which LLVM translation cannot take.
+/// Checks shared by every mbarrier op: it sits inside a function (outside
+/// one it would lower to instructions no thread executes); the launch shape
+/// that function declares is one a launch can have; no barrier operand is a
+/// kernel parameter.
+LogicalResult verifyInFunction(Operation *op);
+
+/// Verifies `verifyInFunction` for every op of the dialect.
 template <typename ConcreteType>
 class InFunction : public OpTrait::TraitBase<ConcreteType, InFunction> {
 public:
   static LogicalResult verifyTrait(Operation *op) {
-    if (!op->getParentOfType<FunctionOpInterface>())
-      return op->emitOpError()
-             << "must be inside a function (gpu.func, func.func or llvm.func)";
-    return success();
+    return verifyInFunction(op);
   }
 };
+
+/// Checks the launch-shape attributes a function declares
+/// (`known_cluster_size`, `nvvm.cluster_dim`, `known_block_size`,
+/// `nvvm.reqntid`): three positive dimensions, at most 16 CTAs per cluster
+/// and 1024 threads per block. Errors are reported through `emitError`.
+LogicalResult
+verifyLaunchShape(Operation *fn, function_ref<InFlightDiagnostic()> emitError);
 } // namespace mlir::mbarrier
 #include "mbarrier/Dialect/MBarrierEnums.h.inc"
+
+namespace mlir::mbarrier {
+/// The default `.scope` of `wait`, `try_wait` and `test_wait` (the one
+/// definition of the rule): `cluster` in a function that declares a cluster
+/// of more than one CTA or that makes a remote arrival (a `remote_view`, an
+/// arrive `on %cta`, a multicast or 2-CTA tcgen05 commit), and, for a
+/// function that is not a kernel, when any function of its module does;
+/// `cta` otherwise. A `.cta` acquire is not morally strong with a release
+/// from another CTA, so it would not synchronize a cross-CTA hand-off.
+Scope getDefaultWaitScope(Operation *op);
+} // namespace mlir::mbarrier
 
 #define GET_ATTRDEF_CLASSES
 #include "mbarrier/Dialect/MBarrierAttrs.h.inc"
@@ -52,9 +71,23 @@ inline constexpr int64_t kMaxTxCount = (1 << 20) - 1;
 inline constexpr unsigned kMaxSharedBytes = 227 * 1024;
 inline constexpr unsigned kMaxDepth = kMaxSharedBytes / 8;
 
-/// The attributes through which a kernel declares its cluster shape.
+/// The attributes through which a kernel declares its cluster shape
+/// (gpu.func, llvm.func) and its block shape.
 inline constexpr const char *kClusterShapeAttrNames[] = {"known_cluster_size",
                                                           "nvvm.cluster_dim"};
+inline constexpr const char *kBlockShapeAttrNames[] = {"known_block_size",
+                                                        "nvvm.reqntid"};
+/// Hardware limits of a launch: CTAs per cluster (above 8 is non-portable),
+/// threads per block, and the static shared memory a CTA can declare.
+inline constexpr int64_t kMaxClusterSize = 16;
+inline constexpr int64_t kMaxPortableClusterSize = 8;
+inline constexpr int64_t kMaxBlockThreads = 1024;
+inline constexpr int64_t kMaxBlockDims[3] = {1024, 1024, 64};
+inline constexpr unsigned kMaxStaticSharedBytes = 48 * 1024;
+
+/// Whether `fn` is a kernel (gpu.func with gpu.kernel, llvm.func with
+/// nvvm.kernel).
+bool isKernelFunction(Operation *fn);
 
 /// The cluster size (number of CTAs) declared by the enclosing kernel through
 /// one of `kClusterShapeAttrNames`, if any.

@@ -35,6 +35,8 @@ def MBarrier_AllocOp : MBarrier_Op<"alloc"> {
     Reserves N consecutive 8-byte *mbarrier objects* in the `.shared::cta`
     memory of the executing CTA (a static `.shared .align 8` variable, one per
     `alloc`). The barriers must be initialized with `mbarrier.init` before use.
+    Static shared memory is limited to 48 KiB per CTA: a larger group is
+    rejected (place it in dynamic shared memory with `mbarrier.view`).
 
     PTX ISA: "Size and alignment of mbarrier object" (}] # PtxMBarrier # [{-size-alignment).
 
@@ -46,6 +48,7 @@ def MBarrier_AllocOp : MBarrier_Op<"alloc"> {
   }];
   let results = (outs Res<MBarrier_GroupType, "the new barrier group", [MemAlloc]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def MBarrier_ViewOp : MBarrier_Op<"view", [Pure]> {
@@ -231,9 +234,11 @@ def MBarrier_ArriveOp : MBarrier_ArriveBase<"arrive", (ins), ""> {
     `sem` is `release` (default) or `relaxed` (PTX 8.6); `scope` defaults to
     `cta` for local arrivals and `cluster` for cluster-form ones, which is
     the form the PTX memory model makes correct for cross-CTA
-    synchronization. On an H200 a `.release.cluster` remote arrival costs
-    about 2.3x the round trip of `scope = cta` or `relaxed`: choose those
-    explicitly when the protocol allows.
+    synchronization (the waits of a cluster kernel default to the matching
+    `.acquire.cluster`). On an H200 a `.release.cluster` remote arrival
+    costs about 2.9x the round trip of the `relaxed` form (414 vs 143
+    cycles, BENCHMARKS.md): choose the weaker form explicitly, and only where
+    nothing needs publishing or a fence does it.
 
     PTX ISA: "mbarrier.arrive" (}] # PtxMBarrier # [{-arrive).
 
@@ -319,8 +324,11 @@ class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
   let assemblyFormat = "$barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)" # resultFormat;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The `.scope` to emit: the attribute, else cta.
-    Scope getEffectiveScope() { return getScope().value_or(Scope::cta); }
+    /// The `.scope` to emit: the attribute, else the default of
+    /// `getDefaultWaitScope` (cluster in a cluster kernel, else cta).
+    Scope getEffectiveScope() {
+      return getScope().value_or(getDefaultWaitScope(getOperation()));
+    }
   }];
 }
 
@@ -330,8 +338,18 @@ def MBarrier_WaitOp : MBarrier_WaitBase<"wait", (outs), ""> {
     Waits on barrier `index` for the completion of the phase whose parity is
     `phase ^ phase_offset` (0 or 1): a loop around
     `mbarrier.try_wait.parity{.sem}{.scope}.shared::cta.b64`. `sem` is
-    `acquire` (default) or `relaxed`, `scope` `cta` (default) or `cluster`.
-    Only the owning CTA may wait: a wait through a remote view is rejected.
+    `acquire` (default) or `relaxed`. Only the owning CTA may wait: a wait
+    through a remote view is rejected.
+
+    Default `scope`: `cluster` in a function that declares a cluster of more
+    than one CTA (`known_cluster_size`, `nvvm.cluster_dim`) or that makes a
+    remote arrival (`remote_view`, `on %cta`, a multicast or 2-CTA
+    `tcgen05_commit`), and in a non-kernel function of a module where some
+    function does; `cta` otherwise. By the PTX memory consistency model a
+    `.cta` acquire is not morally strong with a `.release.cluster` arrival
+    from another CTA, so only the cluster-scope acquire makes the data that
+    CTA wrote before arriving visible after the wait. `try_wait` and
+    `test_wait` take the same default.
 
     PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (}] # PtxMBarrier # [{-test-wait-try-wait).
 
@@ -391,9 +409,16 @@ def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit"> {
     makes barrier `index` track the completion of the executing thread's
     prior asynchronous tcgen05 operations. With `multicast %mask` (`i16`), the
     arrival is signalled on the barrier at the same offset in every CTA
-    whose bit is set in the mask. `cta_group` is 1 (default) or 2. Needs
-    sm_100a. A remote view is rejected: use the multicast mask to signal other
-    CTAs.
+    whose bit is set in the mask. `cta_group` is 1 (default) or 2.
+
+    With `cta_group = 2` the barrier may be a remote view: the pair's MMA
+    signals the leader CTA's barrier (CUTLASS's `umma_arrive_2x1SM`); the
+    address is mapped with `mapa.shared::cluster` and passed as a generic
+    address. With `cta_group = 1` a remote view is rejected: signal other
+    CTAs with the multicast mask.
+
+    Chips: NVVM accepts `tcgen05.commit` on sm_100a and sm_101a only (its
+    `NVVMRequiresSMa<[100, 101]>`); any other target is a located error.
 
     PTX ISA: "tcgen05.commit" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#tcgen05-instructions-tcgen05-commit).
 
@@ -402,6 +427,7 @@ def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit"> {
     ```mlir
     mbarrier.tcgen05_commit %g[%i] : !mbarrier.group<2>
     mbarrier.tcgen05_commit %g[%i] multicast %mask {cta_group = 2 : i32} : !mbarrier.group<2>
+    mbarrier.tcgen05_commit %r[%i] {cta_group = 2 : i32} : !mbarrier.remote<2>
     ```
   }];
   let arguments = (ins BarrierRW:$barriers, Index:$index, Optional<I16>:$mask,

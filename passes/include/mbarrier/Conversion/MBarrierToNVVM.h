@@ -31,6 +31,15 @@ void populateMBarrierStructuralConversions(TypeConverter &converter,
 /// both are empty). Emits one located error per unsupported op.
 LogicalResult checkMBarrierTargetSupport(Operation *root, StringRef chip,
                                          StringRef features);
+
+/// The lowest PTX ISA version (x10) the instructions emitted for the mbarrier
+/// ops under `root` need.
+unsigned getRequiredPTXVersion(Operation *root);
+
+/// Writes the default `scope` (getDefaultWaitScope) onto every wait,
+/// try_wait and test_wait under `root` that has none, computing the rule
+/// once per function.
+void materializeDefaultWaitScopes(Operation *root);
 } // namespace mbarrier
 } // namespace mlir
 

@@ -2,6 +2,8 @@
 #ifndef MBARRIER_CONVERSION_PASSES_H
 #define MBARRIER_CONVERSION_PASSES_H
 
+#include "mbarrier/Conversion/NVPTXTargets.h"
+
 #include "mlir/Pass/Pass.h"
 #include <memory>
 #include <string>
@@ -14,10 +16,11 @@ namespace mlir::mbarrier {
 #define GEN_PASS_REGISTRATION
 #include "mbarrier/Conversion/Passes.h.inc"
 
-/// Options of the whole-pipeline `mbarrier-to-ptx`.
+/// Options of the whole-pipeline `mbarrier-to-ptx`. Empty features derive
+/// the PTX ISA version (see mbarrier-attach-target).
 struct MBarrierToPTXOptions {
-  std::string chip = "sm_90";
-  std::string features = "+ptx86";
+  std::string chip = kDefaultChip;
+  std::string features;
   unsigned optLevel = 3;
 };
 
