@@ -5,19 +5,20 @@
 
 // CHECK-LABEL: func.func @local_arrive(
 // CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[I:[^:]*]]: index, %[[C:[^:]*]]: i32, %[[PRED:[^:]*]]: i1
+// CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
 func.func @local_arrive(%g: !mbarrier.group<2>, %i: index, %c: i32, %pred: i1) {
-  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[A]] : !llvm.ptr<3>
   mbarrier.arrive %g[%i] : !mbarrier.group<2>
-  // CHECK: %[[B:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[B:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[B]], %[[C]] : !llvm.ptr<3>
   mbarrier.arrive %g[%i], count %c : !mbarrier.group<2>
-  // CHECK: %[[D:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[D:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: scf.if %[[PRED]] {
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[D]] : !llvm.ptr<3>
   // CHECK-NEXT: }
   mbarrier.arrive %g[%i] if %pred : !mbarrier.group<2>
-  // CHECK: %[[E:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[E:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[E]] {relaxed = true, scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>
   mbarrier.arrive %g[%i] {sem = #mbarrier.sem<relaxed>, scope = #mbarrier.scope<cluster>} : !mbarrier.group<2>
   // CHECK-NOT: nvvm.mapa
@@ -27,10 +28,11 @@ func.func @local_arrive(%g: !mbarrier.group<2>, %i: index, %c: i32, %pred: i1) {
 
 // CHECK-LABEL: func.func @remote_view_arrive(
 // CHECK-SAME: %[[R:[^:]*]]: !llvm.struct<(ptr<3>, i32)>, %[[I:[^:]*]]: index, %[[C:[^:]*]]: i32
+// CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
 func.func @remote_view_arrive(%r: !mbarrier.remote<2>, %i: index, %c: i32) {
   // CHECK: %[[BASE:.*]] = llvm.extractvalue %[[R]][0]
   // CHECK: %[[RANK:.*]] = llvm.extractvalue %[[R]][1]
-  // CHECK: %[[L:.*]] = llvm.getelementptr %[[BASE]]
+  // CHECK: %[[L:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK: %[[M:.*]] = nvvm.mapa %[[L]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
   mbarrier.arrive %r[%i] : !mbarrier.remote<2>
@@ -50,13 +52,14 @@ func.func @remote_view_arrive(%r: !mbarrier.remote<2>, %i: index, %c: i32) {
 
 // CHECK-LABEL: func.func @arrive_on_cta(
 // CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[I:[^:]*]]: index, %[[CTA:[^:]*]]: i32, %[[PRED:[^:]*]]: i1
+// CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
 func.func @arrive_on_cta(%g: !mbarrier.group<2>, %i: index, %cta: i32, %pred: i1) {
-  // CHECK: %[[L:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[L:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: %[[M:.*]] = nvvm.mapa %[[L]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
   mbarrier.arrive %g[%i] on %cta : !mbarrier.group<2>
   // A predicated cluster arrive is a branch: NVVM has no predicate on ptr<7>.
-  // CHECK: %[[L2:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[L2:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: scf.if %[[PRED]] {
   // CHECK-NEXT: %[[M2:.*]] = nvvm.mapa %[[L2]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[M2]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
@@ -68,8 +71,9 @@ func.func @arrive_on_cta(%g: !mbarrier.group<2>, %i: index, %cta: i32, %pred: i1
 
 // CHECK-LABEL: func.func @arrive_expect_tx(
 // CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[R:[^:]*]]: !llvm.struct<(ptr<3>, i32)>, %[[I:[^:]*]]: index, %[[B:[^:]*]]: i32, %[[C:[^:]*]]: i32, %[[PRED:[^:]*]]: i1
+// CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
 func.func @arrive_expect_tx(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i: index, %bytes: i32, %c: i32, %pred: i1) {
-  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[A]], %[[B]] : !llvm.ptr<3>, i32
   mbarrier.arrive_expect_tx %g[%i], %bytes : !mbarrier.group<2>
   // CHECK: %[[RB:.*]] = llvm.extractvalue %[[R]][0]
@@ -77,7 +81,7 @@ func.func @arrive_expect_tx(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i:
   // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[M]], %[[B]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
   mbarrier.arrive_expect_tx %r[%i], %bytes : !mbarrier.remote<2>
   // With a count: expect_tx, then arrive with the count.
-  // CHECK: %[[A2:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[A2:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: nvvm.mbarrier.expect_tx %[[A2]], %[[B]] : !llvm.ptr<3>, i32
   // CHECK-NEXT: nvvm.mbarrier.arrive %[[A2]], %[[C]] : !llvm.ptr<3>
   mbarrier.arrive_expect_tx %g[%i], %bytes, count %c : !mbarrier.group<2>
@@ -92,8 +96,9 @@ func.func @arrive_expect_tx(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i:
 
 // CHECK-LABEL: func.func @expect_tx(
 // CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[R:[^:]*]]: !llvm.struct<(ptr<3>, i32)>, %[[I:[^:]*]]: index, %[[B:[^:]*]]: i32
+// CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
 func.func @expect_tx(%g: !mbarrier.group<2>, %r: !mbarrier.remote<2>, %i: index, %bytes: i32) {
-  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]]
+  // CHECK: %[[A:.*]] = llvm.getelementptr %[[G]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
   // CHECK-NEXT: nvvm.mbarrier.expect_tx %[[A]], %[[B]] : !llvm.ptr<3>, i32
   mbarrier.expect_tx %g[%i], %bytes : !mbarrier.group<2>
   // CHECK: %[[M:.*]] = nvvm.mapa

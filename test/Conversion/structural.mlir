@@ -4,6 +4,8 @@
 
 // CHECK-LABEL: func.func @remote_view_through_scf_for(
 // CHECK-SAME: %[[G:[^:]*]]: !llvm.ptr<3>, %[[RANK:[^:]*]]: i32
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[C0]] : index to i64
 func.func @remote_view_through_scf_for(%g: !mbarrier.group<1>, %rank: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -14,7 +16,7 @@ func.func @remote_view_through_scf_for(%g: !mbarrier.group<1>, %rank: i32) {
   %out = scf.for %iv = %c0 to %c8 step %c1 iter_args(%it = %r) -> (!mbarrier.remote<1>) {
     // CHECK: %[[B:.*]] = llvm.extractvalue %[[IT]][0]
     // CHECK: %[[K:.*]] = llvm.extractvalue %[[IT]][1]
-    // CHECK: %[[L:.*]] = llvm.getelementptr %[[B]]
+    // CHECK: %[[L:.*]] = llvm.getelementptr %[[B]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
     // CHECK: %[[M:.*]] = nvvm.mapa %[[L]], %[[K]] : !llvm.ptr<3> -> !llvm.ptr<7>
     // CHECK-NEXT: nvvm.mbarrier.arrive %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
     mbarrier.arrive %it[%c0] : !mbarrier.remote<1>

@@ -33,11 +33,14 @@ func.func @view_is_its_pointer(%p: !llvm.ptr<3>, %i: index) -> !llvm.ptr<3> {
 }
 
 // CHECK-LABEL: func.func @view_of_a_symbol_is_held_in_a_register(
+// CHECK-SAME: %[[I:[^:]*]]: index
 func.func @view_of_a_symbol_is_held_in_a_register(%i: index) -> !llvm.ptr<3> {
+  // CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
   // CHECK: %[[SYM:.*]] = llvm.mlir.addressof @pool : !llvm.ptr<3>
   // CHECK: %[[OFF:.*]] = llvm.getelementptr %[[SYM]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
   // CHECK: %[[REG:.*]] = llvm.inline_asm "mov.b64 $0, $1;", "=l,l" %[[OFF]]
-  // CHECK: llvm.getelementptr %[[REG]][
+  // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[REG]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+  // CHECK: return %[[ADDR]] : !llvm.ptr<3>
   %sym = llvm.mlir.addressof @pool : !llvm.ptr<3>
   %off = llvm.getelementptr %sym[8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
   %g = mbarrier.view %off : !llvm.ptr<3> -> !mbarrier.group<1>
