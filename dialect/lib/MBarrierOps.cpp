@@ -386,5 +386,9 @@ LogicalResult Tcgen05CommitOp::verify() {
     return emitOpError() << "with cta_group = 1 cannot target a remote view; "
                             "signal other CTAs with the multicast mask (a "
                             "remote view is for the 2-CTA form, cta_group = 2)";
+  if (isRemote(getBarriers()) && getMask())
+    return emitOpError() << "with a multicast mask signals the barrier at the "
+                            "same offset in every CTA of the mask: give the "
+                            "owner's !mbarrier.group, not a remote view";
   return verifyIndex(*this, getBarriers(), getIndex());
 }

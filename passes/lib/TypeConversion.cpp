@@ -99,6 +99,34 @@ struct FunctionTypeConversion : ConversionPattern {
     return success();
   }
 };
+/// Ops that only pass a barrier value through (a choice of peer by
+/// predicate, a switch, a region that yields one): rebuilt with converted
+/// operand and result types; their regions keep their ops, whose yields the
+/// SCF structural patterns convert.
+struct PassThroughTypeConversion : ConversionPattern {
+  PassThroughTypeConversion(StringRef opName, const TypeConverter &converter,
+                            MLIRContext *ctx)
+      : ConversionPattern(converter, opName, /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), results)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, results,
+                         op->getDiscardableAttrDictionary().getValue(),
+                         op->getSuccessors());
+    state.propertiesAttr = op->getPropertiesAsAttribute();
+    for (Region &region : op->getRegions()) {
+      Region *newRegion = state.addRegion();
+      rewriter.inlineRegionBefore(region, *newRegion, newRegion->end());
+    }
+    Operation *newOp = rewriter.create(state);
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
 } // namespace
 
 void mbarrier::populateMBarrierStructuralConversions(
@@ -109,6 +137,9 @@ void mbarrier::populateMBarrierStructuralConversions(
   populateReturnOpTypeConversionPattern(patterns, converter);
   populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
   scf::populateSCFStructuralTypeConversions(converter, patterns);
+  for (StringRef name : {"arith.select", "scf.index_switch", "scf.execute_region"})
+    patterns.add<PassThroughTypeConversion>(name, converter,
+                                            patterns.getContext());
   target.markUnknownOpDynamicallyLegal(
       [](Operation *op) { return !carriesMBarrierType(op); });
 }

@@ -112,3 +112,67 @@ gpu.module @tcgen05_is_not_on_sm_100f [#nvvm.target<chip = "sm_100f">] {
     return
   }
 }
+
+// -----
+
+// A module's own target is validated too: sm_120 cannot take PTX 8.6.
+// expected-error @+1 {{target: target features '+ptx86' ask for PTX ISA 8.6, but sm_120 needs at least PTX ISA 8.7}}
+gpu.module @own_target_below_chip_minimum [#nvvm.target<chip = "sm_120", features = "+ptx86">] {
+  func.func @any_mbarrier_op(%g: !mbarrier.group<1>, %i: index) {
+    mbarrier.arrive %g[%i] : !mbarrier.group<1>
+    return
+  }
+}
+
+// -----
+
+// A module's own target is parsed as the NVPTX backend would take it: a
+// feature string that is not one +ptxNN is a located error, not an abort.
+// expected-error @+1 {{'gpu.module' op target: malformed target features 'ptx86': the NVPTX target takes one PTX ISA version, written +ptxNN (e.g. +ptx86), or nothing to derive the lowest version the chip and the ops need}}
+gpu.module @malformed_features [#nvvm.target<chip = "sm_90", features = "ptx86">] {
+  func.func @any_mbarrier_op(%g: !mbarrier.group<1>, %i: index) {
+    mbarrier.arrive %g[%i] : !mbarrier.group<1>
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'gpu.module' op target: unknown PTX ISA version in target features '+ptx99': this NVPTX backend knows +ptx}}
+gpu.module @unknown_ptx_version [#nvvm.target<chip = "sm_90", features = "+ptx99">] {
+  func.func @any_mbarrier_op(%g: !mbarrier.group<1>, %i: index) {
+    mbarrier.arrive %g[%i] : !mbarrier.group<1>
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'gpu.module' op target: target features '+ptx80,+ptx86' name more than one PTX ISA version}}
+gpu.module @two_ptx_versions [#nvvm.target<chip = "sm_90", features = "+ptx80,+ptx86">] {
+  func.func @any_mbarrier_op(%g: !mbarrier.group<1>, %i: index) {
+    mbarrier.arrive %g[%i] : !mbarrier.group<1>
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'gpu.module' op target: target features '+ptx70' ask for PTX ISA 7.0, but sm_90 needs at least PTX ISA 7.8: raise it to +ptx78, or give no features to get the lowest version the chip and the ops need}}
+gpu.module @ptx_version_below_the_chip [#nvvm.target<chip = "sm_90", features = "+ptx70">] {
+  func.func @any_mbarrier_op(%g: !mbarrier.group<1>, %i: index) {
+    mbarrier.arrive %g[%i] : !mbarrier.group<1>
+    return
+  }
+}
+
+// -----
+
+// A barrier group as a kernel parameter, even one no op uses (the verifier
+// sees only the ops that use it).
+gpu.module @group_kernel_parameter {
+  // expected-error @+1 {{'gpu.func' op kernel parameter #1 cannot be '!mbarrier.remote<2>' (a shared-memory address means nothing outside its CTA); make the group inside the kernel with mbarrier.alloc or mbarrier.view}}
+  gpu.func @unused_group_parameter(%x: i32, %r: !mbarrier.remote<2>) kernel {
+    gpu.return
+  }
+}

@@ -361,3 +361,11 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+func.func @tcgen05_commit_multicast_through_remote_view(%r: !mbarrier.remote<1>, %i: index, %mask: i16) {
+  // expected-error @+1 {{with a multicast mask signals the barrier at the same offset in every CTA of the mask: give the owner's !mbarrier.group, not a remote view}}
+  mbarrier.tcgen05_commit %r[%i] multicast %mask {cta_group = 2 : i32} : !mbarrier.remote<1>
+  return
+}

@@ -2,11 +2,16 @@
 // The commit names the CTA's own barrier (a shared::cta address, valid in the
 // shared::cluster window); other CTAs are reached only through the multicast
 // mask, never through mapa, and no mbarrier.arrive is emitted for a commit.
-// RUN: mbarrier-compile %s --chip sm_100a --emit ptx -o - | FileCheck %s \
+// RUN: mbarrier-compile %s --chip sm_100a --emit ptx --module kernels -o - | FileCheck %s \
 // RUN:   --implicit-check-not=mapa --implicit-check-not=mbarrier.arrive
+// The 2-CTA form through a remote view signals the leader CTA's barrier: mapa,
+// then the .shared::cluster commit on the mapped address (never a cvta'd
+// generic address, which the .shared::cluster form does not take).
+// RUN: mbarrier-compile %s --chip sm_100a --emit ptx --module leader -o - | FileCheck %s --check-prefix=LEADER \
+// RUN:   --implicit-check-not=cvta --implicit-check-not=mbarrier.arrive --implicit-check-not=cta_group::1
 // The ptxas step (no GPU needed) for sm_100a:
 // RUN: mbarrier-compile %s --chip sm_100a -o %t.cubin
-// RUN: %python -c "import sys; d = open(sys.argv[1], 'rb').read(); print('elf', d[:4] == b'\x7fELF')" %t.cubin | FileCheck %s --check-prefix=CUBIN
+// RUN: %python -c "import sys; d = [open(p, 'rb').read() for p in sys.argv[1:]]; print('elf', all(x[:4] == b'\x7fELF' for x in d))" %t.kernels.cubin %t.leader.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: elf True
 
 module attributes {gpu.container_module} {
@@ -53,6 +58,20 @@ module attributes {gpu.container_module} {
       %g = mbarrier.alloc : !mbarrier.group<2>
       mbarrier.tcgen05_commit %g[%c0] {cta_group = 2 : i32} : !mbarrier.group<2>
       mbarrier.tcgen05_commit %g[%c1] multicast %mask {cta_group = 2 : i32} : !mbarrier.group<2>
+      gpu.return
+    }
+  }
+
+  gpu.module @leader {
+    // LEADER-LABEL: .entry commit_to_leader(
+    // LEADER: mapa.shared::cluster.u64 [[LEAD:%rd[0-9]+]], {{%rd[0-9]+}}, 0;
+    // LEADER: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [[[LEAD]]];
+    // LEADER: ret;
+    gpu.func @commit_to_leader() kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c1 = arith.constant 1 : index
+      %g = mbarrier.alloc : !mbarrier.group<2>
+      %leader = mbarrier.remote_view %g, cta_rank 0 : !mbarrier.group<2>
+      mbarrier.tcgen05_commit %leader[%c1] {cta_group = 2 : i32} : !mbarrier.remote<2>
       gpu.return
     }
   }
