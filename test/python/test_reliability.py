@@ -1,6 +1,6 @@
-"""Reliability checks that run in CI: every diagnostic is tested, a short
-fuzz run finds no crash, and bad input at the compiler's edges gives a clear
-error and a non-zero exit, never a traceback from deep inside."""
+"""Reliability checks that run in CI: every diagnostic is expected by a lit
+test, a short fuzz run finds no crash, and bad input at the compiler's edges
+gives a clear error and a non-zero exit, never a traceback from deep inside."""
 import os
 import re
 import subprocess
@@ -21,11 +21,12 @@ def _sources(*dirs):
 
 
 def _diagnostic_fragments():
-    """String literals streamed into emitOpError()/emitError() in C++."""
+    """String literals streamed into emitOpError()/emitError() in C++, or
+    into an InFlightDiagnostic named `diag` built in several statements."""
     fragments = set()
     for path in _sources("dialect", "passes"):
         text = open(path).read()
-        for stmt in re.findall(r"emit(?:Op)?Error\(\)[^;]*;", text, re.S):
+        for stmt in re.findall(r"(?:emit(?:Op)?Error\(\)|\bdiag\s*<<)[^;]*;", text, re.S):
             # Adjacent literals are one C++ string; `<<` separates pieces.
             for piece in re.split(r"<<", stmt):
                 lit = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', piece))
@@ -34,23 +35,77 @@ def _diagnostic_fragments():
     return sorted(fragments)
 
 
-def _test_text():
-    chunks = []
-    for base, _, files in os.walk(TEST_DIR):
+# Diagnostics the C++ emits that no passing lit test can expect yet, each
+# with the reason. An entry must name a fragment the C++ still emits and that
+# no lit test expects yet: when one becomes testable, add the case and remove
+# the entry (the audit fails until then).
+KNOWN_UNTESTED = {
+    "is not one of 0, 1, 2, 3":
+        "AttachTarget.cpp streams the unsigned O option as a character "
+        "(O=9 prints a tab); test/Conversion/attach-target-opt-level.mlir "
+        "expects the fixed text and is XFAIL until then",
+    "optimization level": "the same diagnostic as 'is not one of 0, 1, 2, 3'",
+    ", which this NVPTX backend does not know":
+        "unreachable today: no mbarrier op needs a PTX ISA version above the "
+        "newest one the NVPTX backend knows",
+}
+
+
+def _expected_errors():
+    """{path: [message]} of the lit tests' `expected-error ... {{message}}`
+    lines; an XFAIL test proves nothing and is left out."""
+    found = {}
+    for base, dirs, files in os.walk(TEST_DIR):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]  # .lit-out: lit's outputs
         for name in files:
-            if name.endswith((".mlir", ".py")):
-                chunks.append(open(os.path.join(base, name)).read())
-    return "\n".join(chunks)
+            if not name.endswith(".mlir"):
+                continue
+            path = os.path.join(base, name)
+            text = open(path).read()
+            if re.search(r"^//\s*XFAIL:", text, re.M):
+                continue
+            messages = []
+            for line in text.splitlines():
+                if "expected-error" in line:
+                    messages += re.findall(r"\{\{(.*)\}\}", line)
+            if messages:
+                found[path] = messages
+    return found
+
+
+def _expected_by_lit(fragment, expected):
+    # A fragment may be split around a streamed value: match its longest
+    # piece between format values.
+    key = max(fragment.split("'"), key=len).strip()
+    return any(key in message for message in expected)
+
+
+def test_expected_errors_are_checked():
+    """An expected-error line only proves something where the file is run
+    with -verify-diagnostics."""
+    found = _expected_errors()
+    assert len(found) >= 3, found
+    for path in found:
+        runs = [line for line in open(path) if "RUN:" in line]
+        assert any("-verify-diagnostics" in line for line in runs), (
+            f"{os.path.relpath(path, ROOT)} has expected-error lines but no "
+            "RUN line with -verify-diagnostics")
 
 
 def test_every_diagnostic_is_expected_by_a_test():
+    """Every message the C++ emits is the expected-error of a lit test case
+    that triggers it (test/**/*.mlir, run with -verify-diagnostics); a
+    fragment found anywhere else under test/ does not count."""
     fragments = _diagnostic_fragments()
     assert len(fragments) >= 20, fragments
-    tests = _test_text()
-    # A fragment may be split around a streamed value: match its longest
-    # piece between format values.
-    missing = [f for f in fragments if max(f.split("'"), key=len).strip() not in tests]
-    assert not missing, "diagnostics no test expects:\n" + "\n".join(missing)
+    expected = [m for messages in _expected_errors().values() for m in messages]
+    missing = [f for f in fragments
+               if f not in KNOWN_UNTESTED and not _expected_by_lit(f, expected)]
+    assert not missing, "diagnostics no lit expected-error checks:\n" + "\n".join(missing)
+    for fragment, reason in KNOWN_UNTESTED.items():
+        assert fragment in fragments, f"KNOWN_UNTESTED names a gone diagnostic: {fragment!r}"
+        assert not _expected_by_lit(fragment, expected), (
+            f"{fragment!r} is now expected by a lit test: remove it from KNOWN_UNTESTED")
 
 
 def test_short_fuzz_run_finds_no_crash():
@@ -111,9 +166,11 @@ def test_mbarrier_compile_lower_chip_names_op_and_chip(tmp_path):
     proc = _compile_cli(str(src), "--chip", "sm_80", "--emit", "ptx")
     err = proc.stderr.decode()
     assert proc.returncode != 0
-    assert "'mbarrier.remote_view' op needs sm_90 or newer" in err and "sm_80" in err
+    # The op whose instruction needs sm_90 (the view alone emits none).
+    assert "'mbarrier.arrive' op needs sm_90 or newer for the shared::cluster arrive form" in err
+    assert "the target chip is sm_80" in err
     # located in the input file, at the op's line
-    assert f'"{src}":7:' in err, err
+    assert f'"{src}":8:' in err, err
 
 
 # The runtime's edges (non-ELF cubin, impossible launch shapes, a malformed
