@@ -1,4 +1,4 @@
-"""The latency protocols of PERF-ANCHORS.md, built through mbarrier_dialect.lang.
+"""The latency protocols of BENCHMARKS.md, built through mbarrier_dialect.lang.
 
 Each kernel runs one thread per participating CTA (or warp), `iters` rounds,
 and CTA 0 thread 0 (and every participant) stores the clock64 cycles of its
@@ -29,7 +29,7 @@ WAIT = {
     "default": (None, None),
     "relaxed.cluster": (Semantics.relaxed, Scope.cluster),
 }
-# The rows of PERF-ANCHORS.md's remote ping-pong table: (arrive, wait, anchor cycles).
+# The remote ping-pong rows of BENCHMARKS.md's latency table: (arrive, wait, anchor cycles).
 PINGPONG_ROWS = [
     ("release.cluster", "acquire.cluster", 958),
     ("release.cluster", "default", 958),
@@ -46,7 +46,7 @@ class Bench:
     reference: str  # the hand-written kernel: "ref_" + the protocol's name
     kernel: Kernel
     unroll: int  # copies of the protocol per loop trip (the reference: nvcc's choice)
-    anchor: int | None  # PERF-ANCHORS.md cycles, where it has the row
+    anchor: int | None  # the anchor measurement's cycles (BENCHMARKS.md), where it has the row
     label: str
 
 
