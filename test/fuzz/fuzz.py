@@ -3,10 +3,14 @@
 (and, for inputs with a gpu.module, the whole mbarrier-to-ptx pipeline).
 
     python test/fuzz/fuzz.py --seconds 600 [--seed N] [--crash-dir DIR]
+    python test/fuzz/fuzz.py --batches 40 --seed N    # a fixed, repeatable run
 
-Seeds are the cases of the lit tests (split at `// -----`). Each mutant is
-fed to mbarrier-opt; mutants are batched with -split-input-file, and a batch
-that crashes is re-run case by case to find the crasher. A crash is a signal,
+Seeds are the cases of the lit tests (split at `// -----`). Each batch is
+`--batch-size` mutants and one pipeline target, all drawn from one
+random.Random(seed): the same seed, batch count and lit tests give the same
+inputs. The mutants are fed to mbarrier-opt with -split-input-file (one run
+per pipeline they need), and a run that crashes is re-run case by case to
+find the crasher. A crash is a signal,
 an assertion, or "LLVM ERROR"/"PLEASE submit a bug report" on stderr; a clean
 diagnostic and a non-zero exit are fine. Prints a summary line and exits
 non-zero when it found a crash (each crasher is written to --crash-dir).
@@ -134,22 +138,36 @@ def run_batch(opt: str, cases: list[str], args: list[str], tmp: str) -> tuple[bo
     return crashed, proc.stderr
 
 
-def fuzz(opt: str, seconds: float, seed: int, crash_dir: str | None, batch: int = 64,
-         log=print) -> dict:
+def batches(seed: int, corpus: list[str], batch: int = 64):
+    """The endless sequence of (target, mutants) batches of `seed`."""
     rng = random.Random(seed)
+    while True:
+        mutants = [mutate(rng.choice(corpus), rng) for _ in range(batch)]
+        yield rng.choice(PIPELINE_TARGETS), mutants
+
+
+def fuzz(opt: str, seconds: float | None = None, seed: int = 0, crash_dir: str | None = None,
+         batch: int = 64, log=print, *, num_batches: int | None = None) -> dict:
+    """Fuzz for `seconds` (a time box), or for exactly `num_batches` batches
+    (a fixed run: what CI does, repeatable with the same seed)."""
+    if (seconds is None) == (num_batches is None):
+        raise ValueError("give exactly one of seconds and num_batches")
     corpus = seeds()
-    stats = {"inputs": 0, "batches": 0, "crashes": [], "upstream": []}
-    deadline = time.monotonic() + seconds
+    stats = {"inputs": 0, "batches": 0, "runs": 0, "crashes": [], "upstream": []}
+    deadline = None if seconds is None else time.monotonic() + seconds
     with tempfile.TemporaryDirectory() as tmp:
-        while time.monotonic() < deadline:
-            mutants = [mutate(rng.choice(corpus), rng) for _ in range(batch)]
-            target = rng.choice(PIPELINE_TARGETS)
+        for target, mutants in batches(seed, corpus, batch):
+            if num_batches is not None and stats["batches"] >= num_batches:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            stats["batches"] += 1
             groups = {}
             for m in mutants:
                 groups.setdefault(tuple(pipeline_for(m, target)), []).append(m)
             for args, cases in groups.items():
                 crashed, stderr = run_batch(opt, cases, list(args), tmp)
-                stats["batches"] += 1
+                stats["runs"] += 1
                 stats["inputs"] += len(cases)
                 if not crashed:
                     continue
@@ -170,12 +188,24 @@ def fuzz(opt: str, seconds: float, seed: int, crash_dir: str | None, batch: int 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, default=None,
+                        help="fuzz for this long (default 60 unless --batches)")
+    budget.add_argument("--batches", type=int, default=None,
+                        help="fuzz exactly this many batches (repeatable with --seed)")
+    parser.add_argument("--batch-size", type=int, default=64, help="mutants per batch")
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--crash-dir")
     parser.add_argument("--opt", default=None, help="mbarrier-opt executable")
     args = parser.parse_args()
+    if args.batches is not None and args.batches < 1:
+        parser.error("--batches must be at least 1")
+    if args.batch_size < 1:
+        parser.error("--batch-size must be at least 1")
+    if args.batches is None and args.seconds is None:
+        args.seconds = 60
     opt = args.opt
     if opt is None:
         import mbarrier_dialect
@@ -184,11 +214,12 @@ def main() -> int:
         print(f"fuzz: error: {opt} is not an executable mbarrier-opt", file=sys.stderr)
         return 2
     t0 = time.monotonic()
-    stats = fuzz(opt, args.seconds, args.seed, args.crash_dir)
+    stats = fuzz(opt, args.seconds, args.seed, args.crash_dir, args.batch_size,
+                 num_batches=args.batches)
     minutes = (time.monotonic() - t0) / 60
-    print(f"fuzz: seed {args.seed}, {stats['inputs']} inputs in {stats['batches']} batches, "
-          f"{minutes:.1f} min, {len(stats['crashes'])} crashes, "
-          f"{len(stats['upstream'])} known upstream crashes")
+    print(f"fuzz: seed {args.seed}, {stats['inputs']} inputs in {stats['batches']} batches "
+          f"({stats['runs']} mbarrier-opt runs), {minutes:.1f} min, "
+          f"{len(stats['crashes'])} crashes, {len(stats['upstream'])} known upstream crashes")
     return 1 if stats["crashes"] else 0
 
 

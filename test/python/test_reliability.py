@@ -108,15 +108,45 @@ def test_every_diagnostic_is_expected_by_a_test():
             f"{fragment!r} is now expected by a lit test: remove it from KNOWN_UNTESTED")
 
 
-def test_short_fuzz_run_finds_no_crash():
+FUZZ_SEED = 20261129
+FUZZ_BATCHES = 60  # x 64 mutants: about 20 s on a 2-core machine
+
+
+def _fuzz_module():
     sys.path.insert(0, os.path.join(TEST_DIR, "fuzz"))
     import fuzz
+
+    return fuzz
+
+
+def test_short_fuzz_run_finds_no_crash():
+    """A fixed run (seed and batch count, not a time box): the same inputs on
+    every machine, however fast."""
+    fuzz = _fuzz_module()
     import mbarrier_dialect
 
-    stats = fuzz.fuzz(mbarrier_dialect.mbarrier_opt_path(), seconds=15, seed=20261129,
-                      crash_dir=None, log=lambda *_: None)
-    assert stats["inputs"] > 500
+    stats = fuzz.fuzz(mbarrier_dialect.mbarrier_opt_path(), seed=FUZZ_SEED,
+                      num_batches=FUZZ_BATCHES, crash_dir=None, log=lambda *_: None)
+    assert stats["batches"] == FUZZ_BATCHES
+    assert stats["inputs"] == FUZZ_BATCHES * 64
     assert not stats["crashes"], stats["crashes"][0]
+
+
+def test_fuzz_inputs_depend_only_on_the_seed():
+    fuzz = _fuzz_module()
+    corpus = fuzz.seeds()
+    assert len(corpus) > 50
+
+    def first(seed, n=3):
+        gen = fuzz.batches(seed, corpus)
+        return [next(gen) for _ in range(n)]
+
+    assert first(FUZZ_SEED) == first(FUZZ_SEED)
+    assert first(FUZZ_SEED) != first(FUZZ_SEED + 1)
+    with pytest.raises(ValueError, match="exactly one of seconds and num_batches"):
+        fuzz.fuzz("mbarrier-opt", seconds=1, seed=0, num_batches=1)
+    with pytest.raises(ValueError, match="exactly one of seconds and num_batches"):
+        fuzz.fuzz("mbarrier-opt", seed=0)
 
 
 def _compile_cli(*args, stdin=None):
