@@ -8,10 +8,47 @@
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
 
 namespace nb = nanobind;
 using namespace nb::literals;
 using mlir::python::nanobind_adaptors::mlir_type_subclass;
+
+/// Collects the diagnostics a C API call emits on `ctx` (instead of letting
+/// the default handler print them to stderr), so that the Python exception
+/// carries the real message.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(MlirContext ctx) : ctx(ctx) {
+    id = mlirContextAttachDiagnosticHandler(ctx, &handle, this, nullptr);
+  }
+  ~DiagnosticCapture() { mlirContextDetachDiagnosticHandler(ctx, id); }
+  const std::string &messages() const { return text; }
+
+private:
+  static MlirLogicalResult handle(MlirDiagnostic diag, void *self) {
+    auto *capture = static_cast<DiagnosticCapture *>(self);
+    if (!capture->text.empty())
+      capture->text += "\n";
+    mlirDiagnosticPrint(
+        diag,
+        [](MlirStringRef part, void *out) {
+          static_cast<std::string *>(out)->append(part.data, part.length);
+        },
+        &capture->text);
+    return mlirLogicalResultSuccess();
+  }
+  MlirContext ctx;
+  MlirDiagnosticHandlerID id;
+  std::string text;
+};
 
 template <typename GetFn, typename DepthFn>
 static void defineBarrierType(nb::module_ &m, const char *name,
@@ -21,11 +58,17 @@ static void defineBarrierType(nb::module_ &m, const char *name,
       .def_classmethod(
           "get",
           [get, name](const nb::object &cls, unsigned n, MlirContext ctx) {
-            MlirType type = get(ctx, n);
+            MlirType type;
+            std::string messages;
+            {
+              DiagnosticCapture capture(ctx);
+              type = get(ctx, n);
+              messages = capture.messages();
+            }
             if (mlirTypeIsNull(type))
               throw nb::value_error(
-                  (std::string(name) +
-                   ".get: an mbarrier group needs at least one barrier")
+                  (std::string(name) + ".get(" + std::to_string(n) +
+                   "): " + messages)
                       .c_str());
             return cls(type);
           },
@@ -51,6 +94,40 @@ NB_MODULE(_mbarrierDialects, m) {
       "Register (and load) the mbarrier dialect into a Context.");
   mbarrier.def("register_passes", &mlirMBarrierRegisterPasses,
                "Register convert-mbarrier-to-nvvm and mbarrier-to-ptx.");
+
+  mbarrier.def(
+      "nvptx_chips",
+      [] {
+        std::vector<std::string> chips;
+        for (intptr_t i = 0, e = mlirMBarrierGetNumNVPTXChips(); i < e; ++i) {
+          MlirStringRef chip = mlirMBarrierGetNVPTXChip(i);
+          chips.emplace_back(chip.data, chip.length);
+        }
+        return chips;
+      },
+      "The chips (sm_*) the NVPTX backend of this process knows.");
+  mbarrier.def(
+      "nvptx_ptx_versions",
+      [] {
+        std::vector<unsigned> versions;
+        for (intptr_t i = 0, e = mlirMBarrierGetNumNVPTXPTXVersions(); i < e;
+             ++i)
+          versions.push_back(mlirMBarrierGetNVPTXPTXVersion(i));
+        return versions;
+      },
+      "The PTX ISA versions (x10, e.g. 86) the NVPTX backend knows.");
+  mbarrier.def(
+      "nvptx_min_ptx_version",
+      [](const std::string &chip) -> std::optional<unsigned> {
+        unsigned version = mlirMBarrierGetNVPTXMinPTXVersion(
+            mlirStringRefCreate(chip.data(), chip.size()));
+        if (!version)
+          return std::nullopt;
+        return version;
+      },
+      "chip"_a,
+      "The PTX ISA version (x10) the backend emits for `chip` when no +ptxNN "
+      "is given (the chip's minimum); None for an unknown chip.");
 
   defineBarrierType(mbarrier, "GroupType", mlirTypeIsAMBarrierGroupType,
                     mlirMBarrierGroupTypeGetTypeID, mlirMBarrierGroupTypeGet,

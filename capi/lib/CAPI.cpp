@@ -1,9 +1,11 @@
 //===- CAPI.cpp - C API of the mbarrier dialect ---------------------------===//
 #include "mbarrier-c/Dialect.h"
+#include "mbarrier/Conversion/NVPTXTargets.h"
 #include "mbarrier/Conversion/Passes.h"
 #include "mbarrier/Dialect/MBarrier.h"
 
 #include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -30,3 +32,21 @@ MBARRIER_DEFINE_CAPI_TYPE(Group)
 MBARRIER_DEFINE_CAPI_TYPE(Remote)
 
 void mlirMBarrierRegisterPasses(void) { registerAllMBarrierPasses(); }
+
+intptr_t mlirMBarrierGetNumNVPTXChips(void) { return getNVPTXChips().size(); }
+
+MlirStringRef mlirMBarrierGetNVPTXChip(intptr_t i) {
+  return wrap(StringRef(getNVPTXChips()[i]));
+}
+
+intptr_t mlirMBarrierGetNumNVPTXPTXVersions(void) {
+  return getNVPTXPTXVersions().size();
+}
+
+unsigned mlirMBarrierGetNVPTXPTXVersion(intptr_t i) {
+  return getNVPTXPTXVersions()[i];
+}
+
+unsigned mlirMBarrierGetNVPTXMinPTXVersion(MlirStringRef chip) {
+  return getNVPTXMinPTXVersion(unwrap(chip)).value_or(0);
+}

@@ -1,6 +1,6 @@
 //===- MBarrierOps.cpp - op verifiers --------------------------------------===//
 //
-// The rules of DESIGN.md's verifier table. Ownership (local vs. remote) is
+// The rules of the verifier table in docs/design.md. Ownership (local vs. remote) is
 // checked here with explicit messages rather than left to a type mismatch, so
 // that IR from any producer gets the same diagnostic as the Python frontend.
 //

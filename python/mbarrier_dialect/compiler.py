@@ -40,7 +40,9 @@ class CompiledModule:
 
 @dataclass
 class CompiledKernel:
-    chip: str
+    # The chip of the first gpu.module's target (the requested or default
+    # chip unless the module carries its own target).
+    chip: str | None
     nvvm: str = ""
     llvm: str = ""
     # One entry per gpu.module, in input order (filled from emit="ptx" on).
@@ -72,10 +74,28 @@ class CompiledKernel:
         return module.cubin if module else b""
 
 
-def default_features(chip: str) -> str:
-    # sm_90 defaults to PTX 7.8 in the NVPTX backend; `.relaxed` needs 8.6,
-    # which ptxas 12.9 (nvidia-cuda-nvcc-cu12) accepts.
-    return "+ptx86" if chip.startswith("sm_90") else ""
+def _pipeline_options(chip: str | None, features: str | None, opt_level: int) -> str:
+    """The options of mbarrier-to-ptx that the caller chose; the defaults
+    (chip sm_90, the lowest PTX version the chip and the ops need) live in
+    the C++ pipeline, once."""
+    options = [f"O={opt_level}"]
+    for name, value in (("chip", chip), ("features", features)):
+        if value is None:
+            continue
+        if not isinstance(value, str) or any(c in value for c in " {}\"'"):
+            raise CompileError(f"{name} must be a plain string such as 'sm_90' or '+ptx86', "
+                               f"got {value!r}")
+        options.append(f"{name}={value}")
+    return " ".join(options)
+
+
+def _first_target_chip(module: ir.Module) -> str | None:
+    for op in module.body.operations:
+        if op.operation.name == "gpu.module" and "targets" in op.attributes:
+            found = re.search(r'chip = "([^"]+)"', str(op.attributes["targets"]))
+            if found:
+                return found.group(1)
+    return None
 
 
 def _run(module: ir.Module, pipeline: str) -> None:
@@ -94,10 +114,10 @@ def _target_chip(target) -> str:
     return found.group(1) if found else "sm_50"  # NVVMTargetAttr's default
 
 
-def _extract_modules(module: ir.Module, chip: str) -> dict[str, CompiledModule]:
-    """Each gpu.binary's PTX, for the first target of its gpu.module: the
-    module's own target where it carries one (the attach pass appends the
-    compile() target after it)."""
+def _extract_modules(module: ir.Module) -> dict[str, CompiledModule]:
+    """Each gpu.binary's PTX, for the target of its gpu.module: the module's
+    own target where it carries one, else the one mbarrier-attach-target
+    gave it."""
     from mlir.dialects import gpu
 
     modules = {}
@@ -118,7 +138,7 @@ def _extract_modules(module: ir.Module, chip: str) -> dict[str, CompiledModule]:
 
 def compile(
     module,
-    chip: str = "sm_90",
+    chip: str | None = None,
     *,
     features: str | None = None,
     opt_level: int = 3,
@@ -129,14 +149,19 @@ def compile(
     ``module`` is an ``ir.Module`` (left untouched; a copy is lowered), IR
     text, or the path of an .mlir file (``os.PathLike``). Stops after ``emit`` (one of nvvm, llvm, ptx, cubin) and returns
     every intermediate produced so far.
+
+    ``chip`` (default sm_90) and ``features`` apply to gpu.modules without a
+    target of their own; a module's own target is kept. With no
+    ``features``, the PTX ISA version is the lowest that the chip and the
+    module's mbarrier ops need; ``"+ptxNN"`` asks for a version explicitly.
+    An unknown chip, a malformed feature string or a version below the
+    chip's minimum is a CompileError naming the fix.
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
     if opt_level not in (0, 1, 2, 3):
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-    if not re.fullmatch(r"sm_\d+[af]?", chip):
-        raise CompileError(f"unknown chip '{chip}': expected sm_<number>[a|f], e.g. sm_90")
-    features = default_features(chip) if features is None else features
+    options = _pipeline_options(chip, features, opt_level)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):
@@ -158,15 +183,17 @@ def compile(
     #  pipeline, what to keep of the module)
     stages = [
         ("lower", "nvvm", "nvvm",
-         f"mbarrier-to-ptx-stage-nvvm{{chip={chip} features={features} O={opt_level}}}", str),
+         f"mbarrier-to-ptx-stage-nvvm{{{options}}}", str),
         ("llvm", "llvm", "llvm", "mbarrier-to-ptx-stage-llvm", str),
         ("ptx", "ptx", "modules", "gpu-module-to-binary{format=isa}",
-         lambda m: _extract_modules(m, chip)),
+         _extract_modules),
     ]
     with work.context:
         for key, stop_at, field_name, pipeline, keep in stages:
             _run(work, pipeline)
             setattr(result, field_name, keep(work))
+            if result.chip is None:
+                result.chip = _first_target_chip(work)
             now = time.perf_counter()
             result.timings[key] = now - t0
             t0 = now
@@ -207,9 +234,10 @@ def main(argv=None) -> int:
         "dir/stem.<module>.ext per module unless --module picks one.",
     )
     parser.add_argument("input", help="input .mlir file ('-' for stdin)")
-    parser.add_argument("--chip", default="sm_90", help="target chip (default sm_90)")
+    parser.add_argument("--chip", default=None,
+                        help="target chip for gpu.modules without a target (default sm_90)")
     parser.add_argument("--features", default=None,
-                        help="NVVM target features (default +ptx86 on sm_90)")
+                        help="+ptxNN; default: the lowest PTX ISA version the chip and the ops need")
     parser.add_argument("-O", dest="opt_level", type=int, default=3, choices=range(4))
     parser.add_argument("--emit", choices=EMITS, default="cubin")
     parser.add_argument("--module", dest="module", default=None, metavar="NAME",

@@ -1,4 +1,4 @@
-// One case per verifier rule of DESIGN.md, each named after its rule.
+// One case per verifier rule of docs/design.md (section "Verifier"), each named after its rule.
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics
 // RUN: %mlir_opt %mbarrier_plugin_opts %s -split-input-file -verify-diagnostics
 

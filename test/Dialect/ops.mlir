@@ -1,4 +1,4 @@
-// Round trip of every op and type of DESIGN.md, in the custom and the generic form.
+// Round trip of every op and type of docs/design.md, in the custom and the generic form.
 // RUN: mbarrier-opt %s | mbarrier-opt | FileCheck %s
 // RUN: mbarrier-opt %s --mlir-print-op-generic | mbarrier-opt | FileCheck %s
 // The same through the stock mlir-opt of the MLIR wheel, with our plugin:

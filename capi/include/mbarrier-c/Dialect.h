@@ -29,6 +29,17 @@ MLIR_CAPI_EXPORTED MlirTypeID mlirMBarrierRemoteTypeGetTypeID(void);
  * the global pass registry (so PassManager.parse finds them). */
 MLIR_CAPI_EXPORTED void mlirMBarrierRegisterPasses(void);
 
+/* What the NVPTX backend of this process knows (asked of the backend). */
+/* The number of chips (sm_* processors), and the name of chip `i`. */
+MLIR_CAPI_EXPORTED intptr_t mlirMBarrierGetNumNVPTXChips(void);
+MLIR_CAPI_EXPORTED MlirStringRef mlirMBarrierGetNVPTXChip(intptr_t i);
+/* The PTX ISA versions (x10) the backend has a +ptxNN feature for. */
+MLIR_CAPI_EXPORTED intptr_t mlirMBarrierGetNumNVPTXPTXVersions(void);
+MLIR_CAPI_EXPORTED unsigned mlirMBarrierGetNVPTXPTXVersion(intptr_t i);
+/* The PTX ISA version (x10) the backend emits for `chip` with no +ptxNN
+ * feature (its minimum); 0 for a chip the backend does not know. */
+MLIR_CAPI_EXPORTED unsigned mlirMBarrierGetNVPTXMinPTXVersion(MlirStringRef chip);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,7 +59,7 @@ class Kernel:
         compiled = k.compile()   # .ptx, .cubin
     """
 
-    def __init__(self, name: str, *, block, grid=None, cluster=None, chip: str = "sm_90",
+    def __init__(self, name: str, *, block, grid=None, cluster=None, chip: str | None = None,
                  params=(), context: ir.Context | None = None):
         self.name = name
         # The launcher's own rules, checked when the kernel is declared.
