@@ -9,20 +9,67 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith, llvm, nvvm
 
+from mbarrier_dialect import register_dialect
 from mbarrier_dialect.dialects.mbarrier import Scope
 from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, for_range, if_else, if_then,
                                    initialized_barrier, unrolled_range)
 from mbarrier_dialect.lang import values as V
+from mbarrier_dialect.runtime import validate_launch_shape
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+
+
+class MlirFileKernel:
+    """A kernel compiled from an .mlir file rather than built with lang, with
+    what build_suite.py uses of a lang Kernel (name, grid, block, cluster,
+    compile()). The launch shape must be the one the gpu.func declares
+    (known_block_size, known_cluster_size), so the manifest cannot launch
+    it in a shape its code was not written for."""
+
+    def __init__(self, path: str, name: str, *, grid, block, cluster=None, chip: str = "sm_90"):
+        self.path, self.name, self.chip = path, name, chip
+        self.grid, self.block, self.cluster = validate_launch_shape(grid, block, cluster)
+        declared_block, declared_cluster = self._declared_shape()
+        if declared_block != self.block or declared_cluster != self.cluster:
+            raise ValueError(
+                f"{path}: @{name} declares block {declared_block} and cluster "
+                f"{declared_cluster}, but the suite launches block {self.block} and "
+                f"cluster {self.cluster}")
+
+    def _declared_shape(self):
+        def dims(attrs, key):
+            if key not in attrs:
+                return None
+            return tuple(ir.DenseI32ArrayAttr(attrs[key]))
+
+        with ir.Context() as ctx:
+            register_dialect(ctx)
+            module = ir.Module.parseFile(self.path)
+            for top in module.body.operations:
+                if top.operation.name != "gpu.module":
+                    continue
+                for op in top.regions[0].blocks[0].operations:
+                    if (op.operation.name == "gpu.func"
+                            and ir.StringAttr(op.attributes["sym_name"]).value == self.name):
+                        return (dims(op.attributes, "known_block_size"),
+                                dims(op.attributes, "known_cluster_size"))
+        raise ValueError(f"{self.path} has no gpu.func @{self.name}")
+
+    def compile(self):
+        from mbarrier_dialect import compile as compile_module
+
+        return compile_module(Path(self.path), self.chip)
 
 
 @dataclass
 class Case:
-    kernel: Kernel
+    kernel: Kernel | MlirFileKernel
     args: list  # manifest arg dicts, in parameter order
     expect: dict  # buffer name -> np.ndarray
     inputs: dict = field(default_factory=dict)  # buffer name -> np.ndarray
@@ -292,15 +339,29 @@ def first_example() -> Case:
                 {"out": np.array([1], np.int32)})
 
 
+def remote_pingpong_example(iters: int = 10000) -> Case:
+    """examples/remote_pingpong.mlir, compiled from the file: two CTAs of 128
+    threads take turns through remote arrivals, handing each other a value
+    through distributed shared memory; every thread counts the turns in which
+    it read the value its peer sent."""
+    k = MlirFileKernel(os.path.join(EXAMPLES, "remote_pingpong.mlir"), "remote_pingpong",
+                       grid=2, block=128, cluster=2)
+    ctas, threads = 2, 128
+    return Case(k, [_buffer("out", fill=-1, shape=[ctas * threads]),
+                    {"kind": "scalar", "dtype": "int32", "value": iters}],
+                {"out": np.full(ctas * threads, iters, dtype=np.int32)}, timeout_s=120)
+
+
 # The suites: the functional suite, a smaller one for compute-sanitizer
 # (which slows kernels by orders of magnitude), and the stress suite.
 SUITES = {
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
              bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4), first_example,
-             lambda: counted_arrivals(2003, unroll=4)],
+             lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), bulk_copy_expect_tx,
-                 lambda: pipeline(2, 256), lambda: pipeline(4, 256), first_example],
+                 lambda: pipeline(2, 256), lambda: pipeline(4, 256), first_example,
+                 lambda: remote_pingpong_example(200)],
     # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
     "stress-sanitize": [lambda: pipeline_stress(132, 2, items=2000),
                         lambda: pipeline_stress(132, 4, items=2000),

@@ -15,7 +15,7 @@ import build_suite  # noqa: E402
 # Kernels that arrive through remote views -> the local arrivals they make on
 # purpose (predicated_remote arrives once on CTA 0's own barrier).
 REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluster4": 0,
-                  "signal_peer": 0}
+                  "signal_peer": 0, "remote_pingpong": 0}
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 9 and len(set(names)) == 9
+    assert len(names) == 10 and len(set(names)) == 10
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
@@ -45,6 +45,43 @@ def test_remote_kernels_use_only_cluster_arrivals(suite, name):
     # No arrival through a view became the local form.
     assert ptx.count("mbarrier.arrive.shared.b64") == REMOTE_KERNELS[name]
     assert ".reqnctapercluster" in ptx
+
+
+def test_remote_pingpong_example_entry(suite):
+    """examples/remote_pingpong.mlir, compiled from the file, is launched in
+    the shape it declares and its output is checked (every thread of both
+    CTAs saw every value its peer sent)."""
+    out, manifest = suite
+    (entry,) = [k for k in manifest["kernels"] if k["name"] == "remote_pingpong"]
+    assert entry["entry"] == "remote_pingpong"
+    assert entry["grid"] == [2, 1, 1] and entry["block"] == [128, 1, 1]
+    assert entry["cluster"] == [2, 1, 1]
+    assert [a["kind"] for a in entry["args"]] == ["buffer", "scalar"]
+    iters = entry["args"][1]["value"]
+    import numpy as np
+    expect = np.load(os.path.join(out, entry["expect"]["out"]["npy"]))
+    assert expect.shape == (256,) and (expect == iters).all()
+    ptx = open(os.path.join(out, "remote_pingpong.ptx")).read()
+    assert ".maxntid 128, 1, 1" in ptx and ".reqnctapercluster 2, 1, 1" in ptx
+    # One initializing thread, the init fenced and published by a cluster
+    # barrier; cluster-scope waits; a cluster barrier again before exit.
+    assert ptx.count("mbarrier.init.shared.b64") == 1
+    assert ptx.index("fence.mbarrier_init.release.cluster") < ptx.index("barrier.cluster.wait")
+    assert ptx.count("barrier.cluster.arrive;") == 2 and ptx.count("barrier.cluster.wait;") == 2
+    waits = [l for l in ptx.splitlines() if "mbarrier.try_wait" in l]
+    assert waits and all(".acquire.cluster." in l for l in waits)
+    # The value travels through distributed shared memory.
+    assert "st.shared::cluster.b32" in ptx
+
+
+def test_mlir_file_kernel_must_be_launched_as_declared():
+    import kernels
+
+    path = os.path.join(kernels.EXAMPLES, "remote_pingpong.mlir")
+    with pytest.raises(ValueError, match="declares block"):
+        kernels.MlirFileKernel(path, "remote_pingpong", grid=2, block=64, cluster=2)
+    with pytest.raises(ValueError, match="no gpu.func @nope"):
+        kernels.MlirFileKernel(path, "nope", grid=2, block=128, cluster=2)
 
 
 def test_local_kernels_stay_local(suite):
