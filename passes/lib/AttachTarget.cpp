@@ -25,9 +25,10 @@ struct MBarrierAttachTargetPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (optLevel > 3) {
+    unsigned level = optLevel; // an Option<unsigned> streams as a char
+    if (level > 3) {
       getOperation().emitError()
-          << "optimization level " << optLevel << " is not one of 0, 1, 2, 3";
+          << "optimization level " << level << " is not one of 0, 1, 2, 3";
       return signalPassFailure();
     }
     FailureOr<NVPTXTarget> requested = parseNVPTXTarget(

@@ -52,7 +52,23 @@ ATTRS = ["{sem = #mbarrier.sem<relaxed>}", "{sem = #mbarrier.sem<acquire>}",
          "{scope = #mbarrier.scope<cluster>}", "{phase_offset = 1 : i32}",
          "{phase_offset = -1 : i32}", "{cta_group = 2 : i32}", "{cta_rank = 5 : i32}",
          "{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1>}"]
-CHIPS = ["sm_80", "sm_90", "sm_90a", "sm_100a", "sm_70", "sm_", "gfx90a", "sm_120"]
+# Every chip the NVPTX backend knows (asked of it through the package, so a
+# new LLVM brings its new chips), plus names it does not know.
+try:
+    from mbarrier_dialect import targets as _targets
+
+    KNOWN_CHIPS = _targets.chips()
+    PTX_VERSIONS = _targets.ptx_versions()
+except ImportError:  # running without the package: a fixed sample
+    KNOWN_CHIPS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_100f",
+                   "sm_103a", "sm_110", "sm_120", "sm_121"]
+    PTX_VERSIONS = [70, 71, 78, 80, 86, 87, 88, 90]
+CHIPS = KNOWN_CHIPS + ["sm_", "sm_91", "gfx90a"]
+# Feature strings: every known +ptxNN (so below, at and above each chip's
+# minimum), unknown versions, malformed and repeated ones.
+FEATURES = ([""] + [f"+ptx{v}" for v in PTX_VERSIONS] +
+            ["+ptx100", "+ptx7", "ptx86", "+ptx", "+sm_90", "+ptx80,+ptx86", "+ptx86,",
+             "-ptx86", "+ptx86 +ptx80", "+PTX86"])
 
 
 def seeds() -> list[str]:
@@ -108,15 +124,16 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-# Targets for the whole pipeline, one per batch: chips and PTX versions below,
-# at and above what the ops need (a too-low target must be a diagnostic,
+# Targets for the whole pipeline, one per batch: every chip, every feature
+# string above, every O (a too-low or malformed target must be a diagnostic,
 # never an abort in the NVPTX backend).
-PIPELINE_TARGETS = ["", "{chip=sm_80 features=}", "{chip=sm_80 features=+ptx86}",
-                    "{chip=sm_86 features=}", "{chip=sm_89 features=}",
-                    "{chip=sm_90 features=}", "{chip=sm_90 features=+ptx80 O=0}",
-                    "{chip=sm_90a features=+ptx86 O=1}", "{chip=sm_100a features=}",
-                    "{chip=sm_100f features=}", "{chip=sm_120 features=+ptx88}",
-                    "{chip=sm_91}", "{chip=sm_70}"]
+def pipeline_target(rng: random.Random) -> str:
+    if rng.random() < 0.05:
+        return ""  # the pipeline's own defaults
+    features = rng.choice(FEATURES)
+    if " " in features:  # a space ends the option: quote it
+        features = "'" + features + "'"
+    return f"{{chip={rng.choice(CHIPS)} features={features} O={rng.randrange(4)}}}"
 
 
 def pipeline_for(text: str, target: str) -> list[str]:
@@ -143,7 +160,7 @@ def batches(seed: int, corpus: list[str], batch: int = 64):
     rng = random.Random(seed)
     while True:
         mutants = [mutate(rng.choice(corpus), rng) for _ in range(batch)]
-        yield rng.choice(PIPELINE_TARGETS), mutants
+        yield pipeline_target(rng), mutants
 
 
 def fuzz(opt: str, seconds: float | None = None, seed: int = 0, crash_dir: str | None = None,

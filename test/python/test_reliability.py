@@ -40,11 +40,6 @@ def _diagnostic_fragments():
 # no lit test expects yet: when one becomes testable, add the case and remove
 # the entry (the audit fails until then).
 KNOWN_UNTESTED = {
-    "is not one of 0, 1, 2, 3":
-        "AttachTarget.cpp streams the unsigned O option as a character "
-        "(O=9 prints a tab); test/Conversion/attach-target-opt-level.mlir "
-        "expects the fixed text and is XFAIL until then",
-    "optimization level": "the same diagnostic as 'is not one of 0, 1, 2, 3'",
     ", which this NVPTX backend does not know":
         "unreachable today: no mbarrier op needs a PTX ISA version above the "
         "newest one the NVPTX backend knows",
