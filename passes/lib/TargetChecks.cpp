@@ -210,12 +210,34 @@ LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root,
   return failure(failed);
 }
 
+/// The PTX version an upstream NVVM op needs, for deriving a default (the
+/// NVVM dialect does not say). Ops whose needs we do not list get the
+/// version of CUDA 12.8 (PTX 8.6), which every chip from sm_90 on takes and
+/// the bundled ptxas assembles: below what the op needs, the NVPTX backend
+/// would abort ("Cannot select", e.g. cp.async.bulk into .shared::cta needs
+/// PTX 8.6).
+static unsigned nvvmOpPTX(Operation *op) {
+  static constexpr std::pair<StringLiteral, unsigned> kKnown[] = {
+      {"nvvm.read.ptx.sreg.", 0}, {"nvvm.barrier", 0},
+      {"nvvm.shfl.", 0},          {"nvvm.vote.", 0},
+      {"nvvm.cluster.arrive", 78}, {"nvvm.cluster.wait", 78},
+      {"nvvm.mapa", 78},
+  };
+  StringRef name = op->getName().getStringRef();
+  for (auto [prefix, ptx] : kKnown)
+    if (name.starts_with(prefix))
+      return ptx;
+  return kUnlistedNVVMOpPTX;
+}
+
 unsigned mbarrier::getRequiredPTXVersion(Operation *root) {
   WaitScopes waitScopes;
   unsigned ptx = 0;
   root->walk([&](Operation *op) {
     if (isa<MBarrierDialect>(op->getDialect()))
       ptx = std::max(ptx, requirementOf(op, waitScopes).ptx);
+    else if (isa<NVVM::NVVMDialect>(op->getDialect()))
+      ptx = std::max(ptx, nvvmOpPTX(op));
   });
   return ptx;
 }

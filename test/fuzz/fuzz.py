@@ -39,6 +39,10 @@ KNOWN_UPSTREAM = {
     "only integers and floats have a bitwidth":
         "the attribute parser asserts on a dense array of `index` (array<index: ...>), "
         "whatever op carries it (arith.addi does too)",
+    "mlir::scf::IndexSwitchOp::verify":
+        "scf.index_switch's verifier puts its case values in a DenseSet and asserts on "
+        "case 9223372036854775807 (INT64_MAX, the set's empty key), in the stock "
+        "mlir-opt too with no mbarrier op",
 }
 
 OPS = ["init", "arrive", "arrive_expect_tx", "expect_tx", "wait", "try_wait", "test_wait",

@@ -32,9 +32,11 @@ void populateMBarrierStructuralConversions(TypeConverter &converter,
 LogicalResult checkMBarrierTargetSupport(Operation *root, StringRef chip,
                                          StringRef features);
 
-/// The lowest PTX ISA version (x10) the instructions emitted for the mbarrier
-/// ops under `root` need.
+/// The lowest PTX ISA version (x10) the instructions emitted for the ops
+/// under `root` need: exactly for mbarrier ops, from a short table for
+/// upstream NVVM ops, and `kUnlistedNVVMOpPTX` for NVVM ops not in it.
 unsigned getRequiredPTXVersion(Operation *root);
+inline constexpr unsigned kUnlistedNVVMOpPTX = 86;
 
 /// Writes the default `scope` (getDefaultWaitScope) onto every wait,
 /// try_wait and test_wait under `root` that has none, computing the rule
