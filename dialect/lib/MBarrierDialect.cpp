@@ -8,7 +8,7 @@
 using namespace mlir;
 using namespace mlir::mbarrier;
 
-#include "mbarrier/Dialect/MBarrierDialect.cpp.inc"
+#include "mbarrier/Dialect/MBarrierOpsDialect.cpp.inc"
 #include "mbarrier/Dialect/MBarrierEnums.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "mbarrier/Dialect/MBarrierAttrs.cpp.inc"

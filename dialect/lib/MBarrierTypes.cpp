@@ -9,12 +9,12 @@ using namespace mlir;
 using namespace mlir::mbarrier;
 
 #define GET_TYPEDEF_CLASSES
-#include "mbarrier/Dialect/MBarrierTypes.cpp.inc"
+#include "mbarrier/Dialect/MBarrierOpsTypes.cpp.inc"
 
 void MBarrierDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST
-#include "mbarrier/Dialect/MBarrierTypes.cpp.inc"
+#include "mbarrier/Dialect/MBarrierOpsTypes.cpp.inc"
       >();
 }
 

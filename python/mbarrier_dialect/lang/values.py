@@ -1,62 +1,526 @@
-"""Turning Python ints into IR values of the type an operand needs."""
+"""Values of `lang`: IR values that take Python operators, element types by
+name, and the conversion of Python numbers to IR constants.
+
+Every value `lang` returns (ranks, thread ids, loop induction variables and
+carried values, loads, kernel parameters, operator results) is a
+:class:`Value`: an ``ir.Value`` (so upstream op builders accept it) whose
+Python operators build ``arith`` ops::
+
+    rank = k.cluster_rank()            # i32
+    peer = (rank + 1) % 4              # arith.addi, then a floor modulo
+    with if_then(rank == 0): ...       # arith.cmpi eq: an i1 value
+
+The integer rules (see docs/lang.md, "Values and operators"):
+
+* Integer values are **signed**, as CUDA's ``int``: ``<``, ``<=``, ``>``,
+  ``>=`` compare signed; ``>>`` is the arithmetic shift (``shr.s32``).
+* ``//`` and ``%`` are Python's: ``//`` rounds toward negative infinity and
+  ``a % b`` has the sign of ``b`` (so ``(rank - 1) % 4`` is 3 for rank 0).
+  C's truncating forms are ``arith.DivSIOp``/``arith.RemSIOp``.
+* ``+ - * <<`` wrap modulo 2**width (two's complement), as PTX ``add.s32``
+  does. A shift count must be in [0, width): a constant count outside it is a
+  ``ValueError``, a run-time one is undefined (LLVM poison).
+* A Python ``int`` operand becomes a constant of the other operand's type
+  and must fit it (signed range), else ``ValueError``.
+* Two values of different integer types: ``index`` wins over ``iN`` (the
+  ``iN`` one is sign-extended with ``arith.index_cast``), else the wider
+  ``iN`` wins (the narrower is sign-extended). ``i1`` (a predicate) mixes
+  with nothing and takes only ``& | ^ ~ == !=``; ``.to("i32")`` makes it 0 or 1.
+* Floating-point values take ``+ - * /``, unary ``-`` and the comparisons
+  (ordered; ``!=`` is unordered-or-not-equal, as Python's ``nan != nan``).
+  A float never mixes with an integer implicitly: convert with ``.to()``.
+* A Python ``bool`` is never an operand, a predicate or a loop bound: it
+  would decide at build time what code is emitted. ``TypeError`` says so;
+  a constant predicate is spelled ``const(True)``.
+"""
 from __future__ import annotations
 
+from typing import Callable, Union
+
+import numpy as np
 from mlir import ir
 from mlir.dialects import arith
 
-MAX_ARRIVE_COUNT = (1 << 20) - 1  # PTX: count in [1, 2^20 - 1]
-MAX_TX_COUNT = (1 << 20) - 1  # PTX: tx-count in [0, 2^20 - 1]
+__all__ = ["Value", "DType", "IntLike", "const", "dtype", "dtype_nbytes", "wrap", "select",
+           "as_value", "as_i32", "as_index", "as_i1", "i32", "index"]
+
+#: What a dtype may be given as: a name ("i32", "f32", "bf16", "int32",
+#: "float32", ...), an ``ir.Type``, or a numpy dtype / scalar type.
+DType = Union[str, ir.Type, np.dtype, type]
+#: An integer operand: a Python ``int`` (made a constant) or an IR value.
+IntLike = Union[int, ir.Value]
+
+# Element-type names: the MLIR spelling and numpy's. Unsigned numpy names map
+# to the signless integer of their width (the ops decide signedness).
+_INT_NAMES = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+              "int8": 8, "int16": 16, "int32": 32, "int64": 64,
+              "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+_FLOAT_NAMES = {"f16": "f16", "float16": "f16", "half": "f16",
+                "bf16": "bf16", "bfloat16": "bf16",
+                "f32": "f32", "float32": "f32", "f64": "f64", "float64": "f64"}
+DTYPE_NAMES = tuple(sorted({*_INT_NAMES, *_FLOAT_NAMES, "index"}))
+
+
+def dtype(spec: DType) -> ir.Type:
+    """The ``ir.Type`` of an element type given by name (``"i32"``,
+    ``"f32"``, ``"bf16"``, ``"int32"``, ``"uint64"``, ``"index"``, ...), as an
+    ``ir.Type``, or as a numpy dtype (``np.int32``). Needs an active Context."""
+    if isinstance(spec, ir.Type):
+        return spec
+    if isinstance(spec, (np.dtype, type)):
+        try:
+            spec = np.dtype(spec).name
+        except TypeError:
+            raise TypeError(f"{spec!r} is not an element type") from None
+    if not isinstance(spec, str):
+        raise TypeError(f"an element type is a name such as 'i32' or 'f32', an ir.Type or a "
+                        f"numpy dtype, got {type(spec).__name__}")
+    if spec in _INT_NAMES:
+        return ir.IntegerType.get_signless(_INT_NAMES[spec])
+    if spec == "index":
+        return ir.IndexType.get()
+    if spec in _FLOAT_NAMES:
+        return {"f16": ir.F16Type, "bf16": ir.BF16Type, "f32": ir.F32Type,
+                "f64": ir.F64Type}[_FLOAT_NAMES[spec]].get()
+    raise ValueError(f"unknown element type {spec!r}; one of: {', '.join(DTYPE_NAMES)}")
+
+
+def dtype_nbytes(ty: ir.Type) -> int:
+    """Bytes of one element of `ty` (``index`` is 64-bit on NVPTX)."""
+    if isinstance(ty, ir.IndexType):
+        return 8
+    width = _width(ty)
+    if width is None:
+        raise TypeError(f"{ty} has no element size")
+    return max(1, width // 8)
 
 
 def i32() -> ir.Type:
+    """The ``i32`` type."""
     return ir.IntegerType.get_signless(32)
 
 
 def index() -> ir.Type:
+    """The ``index`` type."""
     return ir.IndexType.get()
 
 
-def const(value: int, ty: ir.Type) -> ir.Value:
-    return arith.ConstantOp(ty, value).result
+def _i1() -> ir.Type:
+    return ir.IntegerType.get_signless(1)
 
 
-def as_value(x, ty: ir.Type) -> ir.Value:
-    """An int becomes a constant of `ty`; a Value of another integer or
-    index type is cast to `ty`; a Value of `ty` passes through."""
-    if isinstance(x, bool):
-        return const(int(x), ty)
-    if isinstance(x, int):
-        return const(x, ty)
+# -- type predicates --------------------------------------------------------
+
+def _is_int(ty: ir.Type) -> bool:
+    return isinstance(ty, (ir.IntegerType, ir.IndexType))
+
+
+def _is_i1(ty: ir.Type) -> bool:
+    return isinstance(ty, ir.IntegerType) and ir.IntegerType(ty).width == 1
+
+
+def _is_float(ty: ir.Type) -> bool:
+    return isinstance(ty, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+
+
+def _width(ty: ir.Type) -> int | None:
+    if isinstance(ty, ir.IntegerType):
+        return ir.IntegerType(ty).width
+    if isinstance(ty, ir.IndexType):
+        return 64
+    if isinstance(ty, (ir.F16Type, ir.BF16Type)):
+        return 16
+    if isinstance(ty, ir.F32Type):
+        return 32
+    if isinstance(ty, ir.F64Type):
+        return 64
+    return None
+
+
+_BOOL_MESSAGE = ("a Python bool would decide at build time what code is emitted; "
+                 "use an i1 value (a comparison such as `rank == 0`), or spell a "
+                 "constant predicate lang.const(True)")
+
+
+def _refuse_bool(x, what: str) -> None:
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{what} is the Python bool {bool(x)}: {_BOOL_MESSAGE}")
+
+
+# -- constants ----------------------------------------------------------------
+
+def _int_constant(x: int, ty: ir.Type) -> "Value":
+    width = _width(ty)
+    lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    if not lo <= x <= hi:
+        raise ValueError(f"the int {x} does not fit in {ty} (signed: {lo} to {hi})")
+    return Value(arith.ConstantOp(ty, x).result)
+
+
+def const(x: int | float | bool, ty: DType | None = None) -> "Value":
+    """An explicit constant: ``const(True)`` is an ``i1`` (the way to spell
+    a constant predicate), an int is an ``i32`` and a float an ``f32``
+    unless `ty` names another type."""
+    if isinstance(x, (bool, np.bool_)):
+        if ty is not None and not _is_i1(dtype(ty)):
+            raise TypeError(f"a bool constant is an i1, not {ty}")
+        return Value(arith.ConstantOp(_i1(), int(bool(x))).result)
+    if isinstance(x, (int, np.integer)):
+        t = dtype(ty if ty is not None else "i32")
+        if _is_float(t):
+            return Value(arith.ConstantOp(t, float(x)).result)
+        if _is_i1(t):
+            raise TypeError("an i1 constant is spelled const(True) or const(False)")
+        return _int_constant(int(x), t)
+    if isinstance(x, (float, np.floating)):
+        t = dtype(ty if ty is not None else "f32")
+        if not _is_float(t):
+            raise TypeError(f"the float {x} cannot be a constant of {t}")
+        return Value(arith.ConstantOp(t, float(x)).result)
+    raise TypeError(f"const() takes a bool, int or float, got {type(x).__name__}")
+
+
+def wrap(x: ir.Value | ir.OpView | ir.Operation) -> "Value":
+    """`x` (an ``ir.Value``, or an op with one result) as a :class:`Value`
+    that takes Python operators; a Value is returned as it is."""
+    if isinstance(x, Value):
+        return x
+    if isinstance(x, (ir.OpView, ir.Operation)):
+        x = x.result
+    if not isinstance(x, ir.Value):
+        raise TypeError(f"expected an ir.Value, got {type(x).__name__}")
+    return Value(x)
+
+
+# -- conversions --------------------------------------------------------------
+
+def _convert(v: ir.Value, ty: ir.Type) -> ir.Value:
+    """`v` converted to `ty` under the rules of the module docstring."""
+    src = v.type
+    if src == ty:
+        return v
+    if _is_int(src) and _is_int(ty):
+        if isinstance(src, ir.IndexType) or isinstance(ty, ir.IndexType):
+            if _is_i1(src):
+                return arith.IndexCastUIOp(ty, v).result
+            return arith.IndexCastOp(ty, v).result
+        sw, dw = _width(src), _width(ty)
+        if dw == 1:
+            raise TypeError(f"a {src} value does not become an i1 by conversion: compare it, "
+                            "e.g. `x != 0`")
+        if sw < dw:
+            op = arith.ExtUIOp if sw == 1 else arith.ExtSIOp
+            return op(ty, v).result
+        return arith.TruncIOp(ty, v).result
+    if _is_float(src) and _is_float(ty):
+        if _width(src) < _width(ty):
+            return arith.ExtFOp(ty, v).result
+        if _width(src) > _width(ty):
+            return arith.TruncFOp(ty, v).result
+        raise TypeError(f"no conversion between {src} and {ty}")  # f16 <-> bf16
+    if _is_int(src) and _is_float(ty):
+        if isinstance(src, ir.IndexType):
+            v = arith.IndexCastOp(ir.IntegerType.get_signless(64), v).result
+        op = arith.UIToFPOp if _is_i1(src) else arith.SIToFPOp
+        return op(ty, v).result
+    if _is_float(src) and _is_int(ty) and not _is_i1(ty):
+        if isinstance(ty, ir.IndexType):
+            return arith.IndexCastOp(ty, arith.FPToSIOp(ir.IntegerType.get_signless(64), v).result).result
+        return arith.FPToSIOp(ty, v).result
+    raise TypeError(f"no conversion from {src} to {ty}")
+
+
+def as_value(x: IntLike, ty: ir.Type) -> "Value":
+    """An operand of integer type `ty`: an int becomes a constant of `ty`
+    (it must fit), an integer Value of another width or ``index`` is
+    converted (sign-extended or truncated). A bool, an ``i1`` value or a
+    float is refused with ``TypeError``."""
+    _refuse_bool(x, "the operand")
+    if isinstance(x, (int, np.integer)):
+        return _int_constant(int(x), ty)
     if isinstance(x, ir.Value):
-        if x.type == ty:
-            return x
-        if isinstance(x.type, ir.IndexType) or isinstance(ty, ir.IndexType):
-            return arith.IndexCastOp(ty, x).result
-        src, dst = ir.IntegerType(x.type).width, ir.IntegerType(ty).width
-        if src < dst:
-            return arith.ExtUIOp(ty, x).result
-        return arith.TruncIOp(ty, x).result
+        if x.type != ty:
+            if _is_i1(x.type) and not _is_i1(ty):
+                raise TypeError(f"an i1 value cannot be a {ty} operand: convert it with "
+                                f".to('{ty}') (0 or 1)")
+            if not _is_int(x.type):
+                raise TypeError(f"a {x.type} value cannot be a {ty} operand")
+        return wrap(_convert(x, ty))
     raise TypeError(f"expected an int or an ir.Value, got {type(x).__name__}")
 
 
-def as_i32(x) -> ir.Value:
+def as_i32(x: IntLike) -> "Value":
+    """`x` as an ``i32`` operand (see :func:`as_value`)."""
     return as_value(x, i32())
 
 
-def as_index(x) -> ir.Value:
+def as_index(x: IntLike) -> "Value":
+    """`x` as an ``index`` operand (see :func:`as_value`)."""
     return as_value(x, index())
 
 
-def as_i1(x) -> ir.Value:
-    """A predicate: a Python bool or an i1 Value."""
-    if isinstance(x, bool):
-        return const(int(x), ir.IntegerType.get_signless(1))
-    if isinstance(x, ir.Value) and x.type == ir.IntegerType.get_signless(1):
-        return x
-    raise TypeError("a predicate must be a bool or an i1 ir.Value")
+def as_i1(x: ir.Value) -> "Value":
+    """A predicate: an ``i1`` value. A Python bool is a ``TypeError`` (it
+    would decide at build time whether code runs); spell a constant
+    predicate ``const(True)``."""
+    _refuse_bool(x, "the predicate")
+    if isinstance(x, ir.Value) and _is_i1(x.type):
+        return wrap(x)
+    got = f"a {x.type} value" if isinstance(x, ir.Value) else f"a {type(x).__name__}"
+    raise TypeError(f"a predicate must be an i1 value (a comparison such as `rank == 0`), "
+                    f"got {got}")
 
 
-def check_range(x, lo: int, hi: int, what: str) -> None:
-    """For an int operand, the same range rule the C++ verifier applies."""
-    if isinstance(x, int) and not lo <= x <= hi:
-        raise ValueError(f"{what} {x} is out of range [{lo}, {hi}]")
+def select(cond: ir.Value, if_true, if_false) -> "Value":
+    """``arith.select``: `if_true` where the i1 `cond` holds, else
+    `if_false` (both converted to one type as a binary operator would)."""
+    cond = as_i1(cond)
+    a, b = _operands(if_true, if_false, "select")
+    return Value(arith.SelectOp(cond, a, b).result)
+
+
+# -- operators ----------------------------------------------------------------
+
+def _operand_type(x, other_type: ir.Type | None, what: str) -> ir.Type | None:
+    """The IR type of `x` if it is a value, else None (a Python number)."""
+    _refuse_bool(x, f"an operand of {what}")
+    if isinstance(x, ir.Value):
+        return x.type
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        return None
+    raise TypeError(f"unsupported operand for {what}: {type(x).__name__}")
+
+
+def _common_type(ta: ir.Type, tb: ir.Type, what: str) -> ir.Type:
+    if ta == tb:
+        return ta
+    if _is_int(ta) and _is_int(tb):
+        if _is_i1(ta) or _is_i1(tb):
+            raise TypeError(f"{what} of {ta} and {tb}: an i1 mixes only with i1; convert "
+                            "it with .to('i32') (0 or 1)")
+        if isinstance(ta, ir.IndexType) or isinstance(tb, ir.IndexType):
+            return index()
+        return ta if _width(ta) > _width(tb) else tb
+    if _is_float(ta) and _is_float(tb) and _width(ta) != _width(tb):
+        return ta if _width(ta) > _width(tb) else tb
+    raise TypeError(f"{what} of {ta} and {tb}: convert one with .to() first")
+
+
+def _operands(a, b, what: str) -> tuple[ir.Value, ir.Value]:
+    """`a` and `b` as IR values of one type (one of them may be a number)."""
+    ta, tb = _operand_type(a, None, what), _operand_type(b, None, what)
+    if ta is None and tb is None:
+        raise TypeError(f"{what} needs at least one IR value")
+    if ta is None or tb is None:
+        ty = ta if ta is not None else tb
+        number = a if ta is None else b
+        if _is_i1(ty):
+            raise TypeError(f"{what} of an i1 value and the number {number!r}: an i1 mixes "
+                            "only with i1 values (spell a constant predicate const(True))")
+        if isinstance(number, (float, np.floating)) and not _is_float(ty):
+            raise TypeError(f"{what} of a {ty} value and the float {number!r}: convert the "
+                            "value with .to('f32') first")
+        if not (_is_int(ty) or _is_float(ty)):
+            raise TypeError(f"{what} is not defined for {ty} values")
+        c = const(number, ty)
+        return (c, b) if ta is None else (a, c)
+    ty = _common_type(ta, tb, what)
+    return _convert(a, ty), _convert(b, ty)
+
+
+def _kind(ty: ir.Type) -> str:
+    if _is_i1(ty):
+        return "i1"
+    if _is_int(ty):
+        return "int"
+    if _is_float(ty):
+        return "float"
+    return "other"
+
+
+_CMP_INT = {"==": "eq", "!=": "ne", "<": "slt", "<=": "sle", ">": "sgt", ">=": "sge"}
+_CMP_FLOAT = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
+
+
+def _floordiv(a: ir.Value, b: ir.Value) -> ir.Value:
+    # Python's //: the truncated quotient, one less where the remainder is
+    # non-zero and its sign differs from the divisor's.
+    q = arith.DivSIOp(a, b).result
+    r = arith.RemSIOp(a, b).result
+    return arith.SubIOp(q, _needs_floor_fix(r, b)).result
+
+
+def _needs_floor_fix(r: ir.Value, b: ir.Value) -> ir.Value:
+    """1 (of r's type) where r != 0 and sign(r) != sign(b), else 0."""
+    zero = arith.ConstantOp(r.type, 0).result
+    nonzero = arith.CmpIOp(arith.CmpIPredicate.ne, r, zero).result
+    signs = arith.CmpIOp(arith.CmpIPredicate.slt, arith.XOrIOp(r, b).result, zero).result
+    fix = arith.AndIOp(nonzero, signs).result
+    if isinstance(r.type, ir.IndexType):
+        return arith.IndexCastUIOp(r.type, fix).result
+    return arith.ExtUIOp(r.type, fix).result
+
+
+def _floormod(a: ir.Value, b: ir.Value) -> ir.Value:
+    # Python's %: the truncated remainder, plus b where it is non-zero and
+    # its sign differs from the divisor's.
+    r = arith.RemSIOp(a, b).result
+    fix = _needs_floor_fix(r, b)
+    return arith.AddIOp(r, arith.MulIOp(fix, b).result).result
+
+
+def _check_shift(count, ty: ir.Type) -> None:
+    if isinstance(count, (int, np.integer)) and not isinstance(count, bool):
+        if not 0 <= count < _width(ty):
+            raise ValueError(f"shift count {count} is out of range for {ty} (0 to {_width(ty) - 1})")
+
+
+# name -> {kind: builder(a, b) -> ir.Value}
+_BINARY: dict[str, dict[str, Callable[[ir.Value, ir.Value], ir.Value]]] = {
+    "+": {"int": lambda a, b: arith.AddIOp(a, b).result, "float": lambda a, b: arith.AddFOp(a, b).result},
+    "-": {"int": lambda a, b: arith.SubIOp(a, b).result, "float": lambda a, b: arith.SubFOp(a, b).result},
+    "*": {"int": lambda a, b: arith.MulIOp(a, b).result, "float": lambda a, b: arith.MulFOp(a, b).result},
+    "/": {"float": lambda a, b: arith.DivFOp(a, b).result},
+    "//": {"int": _floordiv},
+    "%": {"int": _floormod},
+    "&": {"int": lambda a, b: arith.AndIOp(a, b).result, "i1": lambda a, b: arith.AndIOp(a, b).result},
+    "|": {"int": lambda a, b: arith.OrIOp(a, b).result, "i1": lambda a, b: arith.OrIOp(a, b).result},
+    "^": {"int": lambda a, b: arith.XOrIOp(a, b).result, "i1": lambda a, b: arith.XOrIOp(a, b).result},
+    "<<": {"int": lambda a, b: arith.ShLIOp(a, b).result},
+    ">>": {"int": lambda a, b: arith.ShRSIOp(a, b).result},
+}
+
+_HINTS = {
+    ("/", "int"): "integer division is // (Python's floor division)",
+    ("//", "float"): "floating-point division is /",
+}
+
+
+def _binary(name: str, a, b) -> "Value":
+    what = f"`{name}`"
+    if name in ("<<", ">>"):
+        _check_shift(b, a.type if isinstance(a, ir.Value) else b.type)
+    x, y = _operands(a, b, what)
+    kind = _kind(x.type)
+    if name in _CMP_INT:
+        if kind == "float":
+            pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[name])
+            return Value(arith.CmpFOp(pred, x, y).result)
+        if kind == "i1" and name not in ("==", "!="):
+            raise TypeError(f"{what} is not defined for i1 values (only == and !=)")
+        if kind not in ("int", "i1"):
+            raise TypeError(f"{what} is not defined for {x.type} values")
+        return Value(arith.CmpIOp(getattr(arith.CmpIPredicate, _CMP_INT[name]), x, y).result)
+    builders = _BINARY[name]
+    if kind not in builders:
+        hint = _HINTS.get((name, kind))
+        only = "an i1 value takes only & | ^ ~ == !=" if kind == "i1" else hint
+        raise TypeError(f"{what} is not defined for {x.type} values" + (f": {only}" if only else ""))
+    return Value(builders[kind](x, y))
+
+
+class Value(ir.Value):
+    """An ``ir.Value`` whose Python operators build ``arith`` ops.
+
+    Integer and ``index`` values: ``+ - * // % & | ^ << >>``, unary ``-``
+    and ``~``, and ``== != < <= > >=`` (signed) yielding ``i1`` values.
+    ``i1`` values: ``& | ^ ~ == !=``. Float values: ``+ - * /``, unary
+    ``-`` and the comparisons. A Python int or float operand becomes a
+    constant of the value's type. The rules are in this module's docstring.
+
+    A Value has no Python truth value: ``if v:``, ``not v``, ``v and w``
+    raise ``TypeError`` (use ``if_then``/``if_else``/``select``), and so do
+    ``int(v)`` and ``range(v)`` (use ``for_range``/``range``).
+    """
+
+    __hash__ = ir.Value.__hash__
+
+    def __init__(self, value: ir.Value):
+        super().__init__(value)
+
+    # conversion
+    def to(self, ty: DType) -> "Value":
+        """This value converted to `ty`: integers are sign-extended (an
+        ``i1`` zero-extended: 0 or 1) or truncated; ints and floats convert
+        by value (``sitofp``/``fptosi``); floats extend or round."""
+        return wrap(_convert(self, dtype(ty)))
+
+    @property
+    def dtype(self) -> ir.Type:
+        """The value's type (``self.type``)."""
+        return self.type
+
+    # no build-time truth
+    def __bool__(self):
+        raise TypeError(f"a {self.type} IR value has no Python truth value: it is only known "
+                        "when the kernel runs. Branch with if_then/if_else, pick a value with "
+                        "select(), combine predicates with & | ~ (not `and`/`or`/`not`)")
+
+    def __index__(self):
+        raise TypeError(f"a {self.type} IR value is not a Python int: it is only known when "
+                        "the kernel runs (loop with for_range/range, not Python's range)")
+
+    __int__ = __index__
+
+    def __float__(self):
+        raise TypeError(f"a {self.type} IR value is not a Python float")
+
+    def __iter__(self):
+        raise TypeError(f"a {self.type} IR value is not iterable")
+
+    # arithmetic
+    def __add__(self, o): return _binary("+", self, o)
+    def __radd__(self, o): return _binary("+", o, self)
+    def __sub__(self, o): return _binary("-", self, o)
+    def __rsub__(self, o): return _binary("-", o, self)
+    def __mul__(self, o): return _binary("*", self, o)
+    def __rmul__(self, o): return _binary("*", o, self)
+    def __truediv__(self, o): return _binary("/", self, o)
+    def __rtruediv__(self, o): return _binary("/", o, self)
+    def __floordiv__(self, o): return _binary("//", self, o)
+    def __rfloordiv__(self, o): return _binary("//", o, self)
+    def __mod__(self, o): return _binary("%", self, o)
+    def __rmod__(self, o): return _binary("%", o, self)
+    def __and__(self, o): return _binary("&", self, o)
+    def __rand__(self, o): return _binary("&", o, self)
+    def __or__(self, o): return _binary("|", self, o)
+    def __ror__(self, o): return _binary("|", o, self)
+    def __xor__(self, o): return _binary("^", self, o)
+    def __rxor__(self, o): return _binary("^", o, self)
+    def __lshift__(self, o): return _binary("<<", self, o)
+    def __rlshift__(self, o): return _binary("<<", o, self)
+    def __rshift__(self, o): return _binary(">>", self, o)
+    def __rrshift__(self, o): return _binary(">>", o, self)
+
+    # comparisons (i1 results)
+    def __eq__(self, o): return _binary("==", self, o)  # type: ignore[override]
+    def __ne__(self, o): return _binary("!=", self, o)  # type: ignore[override]
+    def __lt__(self, o): return _binary("<", self, o)
+    def __le__(self, o): return _binary("<=", self, o)
+    def __gt__(self, o): return _binary(">", self, o)
+    def __ge__(self, o): return _binary(">=", self, o)
+
+    # unary
+    def __neg__(self) -> "Value":
+        kind = _kind(self.type)
+        if kind == "float":
+            return Value(arith.NegFOp(self).result)
+        if kind == "int":
+            return _binary("-", 0, self)
+        raise TypeError(f"unary - is not defined for {self.type} values")
+
+    def __pos__(self) -> "Value":
+        if _kind(self.type) not in ("int", "float"):
+            raise TypeError(f"unary + is not defined for {self.type} values")
+        return self
+
+    def __invert__(self) -> "Value":
+        kind = _kind(self.type)
+        if kind == "i1":
+            return Value(arith.XOrIOp(self, arith.ConstantOp(self.type, 1).result).result)
+        if kind == "int":
+            return Value(arith.XOrIOp(self, arith.ConstantOp(self.type, -1).result).result)
+        raise TypeError(f"~ is not defined for {self.type} values")
+
+    def __repr__(self) -> str:
+        return f"lang.Value({ir.Value.__str__(self)})"

@@ -12,7 +12,7 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-#include "mbarrier/Dialect/MBarrierDialect.h.inc"
+#include "mbarrier/Dialect/MBarrierOpsDialect.h.inc"
 
 namespace mlir::mbarrier {
 /// Checks shared by every mbarrier op: it sits inside a function (outside
@@ -54,7 +54,7 @@ Scope getDefaultWaitScope(Operation *op);
 #include "mbarrier/Dialect/MBarrierAttrs.h.inc"
 
 #define GET_TYPEDEF_CLASSES
-#include "mbarrier/Dialect/MBarrierTypes.h.inc"
+#include "mbarrier/Dialect/MBarrierOpsTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "mbarrier/Dialect/MBarrierOps.h.inc"

@@ -18,8 +18,6 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 def MBarrier_SharedPtr : LLVM_PointerInAddressSpace<3>;
 def MBarrier_SharedClusterPtr : LLVM_PointerInAddressSpace<7>;
 
-defvar PtxMBarrier = "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier";
-
 // A barrier operand that the op reads and writes (arrive, wait, init, ...):
 // the effects keep such ops in order and out of CSE.
 defvar BarrierRW = Arg<MBarrier_AnyBarrier, "the barrier group or remote view",
@@ -38,7 +36,7 @@ def MBarrier_AllocOp : MBarrier_Op<"alloc"> {
     Static shared memory is limited to 48 KiB per CTA: a larger group is
     rejected (place it in dynamic shared memory with `mbarrier.view`).
 
-    PTX ISA: "Size and alignment of mbarrier object" (}] # PtxMBarrier # [{-size-alignment).
+    PTX ISA: "Size and alignment of mbarrier object" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-size-alignment).
 
     Example:
 
@@ -58,7 +56,7 @@ def MBarrier_ViewOp : MBarrier_Op<"view", [Pure]> {
     objects, so that a frontend can place barriers inside a shared-memory pool
     it manages itself.
 
-    PTX ISA: "Size and alignment of mbarrier object" (}] # PtxMBarrier # [{-size-alignment).
+    PTX ISA: "Size and alignment of mbarrier object" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-size-alignment).
 
     Example:
 
@@ -135,7 +133,7 @@ def MBarrier_InitOp : MBarrier_Op<"init"> {
     arrival count `count` (1 to 2^20-1), tx-count 0. Only the owning CTA may
     initialize a barrier: init through a remote view is rejected.
 
-    PTX ISA: "mbarrier.init" (}] # PtxMBarrier # [{-init).
+    PTX ISA: "mbarrier.init" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-init).
 
     Example:
 
@@ -172,7 +170,7 @@ def MBarrier_InvalOp : MBarrier_Op<"inval"> {
     Invalidates barrier `index` so that its memory can be reused or the
     barrier re-initialized. Only the owning CTA may invalidate a barrier.
 
-    PTX ISA: "mbarrier.inval" (}] # PtxMBarrier # [{-inval).
+    PTX ISA: "mbarrier.inval" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-inval).
 
     Example:
 
@@ -240,7 +238,7 @@ def MBarrier_ArriveOp : MBarrier_ArriveBase<"arrive", (ins), ""> {
     cycles, BENCHMARKS.md): choose the weaker form explicitly, and only where
     nothing needs publishing or a fence does it.
 
-    PTX ISA: "mbarrier.arrive" (}] # PtxMBarrier # [{-arrive).
+    PTX ISA: "mbarrier.arrive" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-arrive).
 
     Example:
 
@@ -268,7 +266,7 @@ def MBarrier_ArriveExpectTxOp
     with `count`, the lowering emits `mbarrier.expect_tx` then
     `mbarrier.arrive` with that count.
 
-    PTX ISA: "mbarrier.arrive" (}] # PtxMBarrier # [{-arrive).
+    PTX ISA: "mbarrier.arrive" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-arrive).
 
     Example:
 
@@ -287,7 +285,7 @@ def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx"> {
     form. PTX defines it as `.relaxed` only; `scope` defaults to `cta`
     locally and `cluster` through a view.
 
-    PTX ISA: "mbarrier.expect_tx" (}] # PtxMBarrier # [{-expect-tx).
+    PTX ISA: "mbarrier.expect_tx" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-expect-tx).
 
     Example:
 
@@ -351,7 +349,7 @@ def MBarrier_WaitOp : MBarrier_WaitBase<"wait", (outs), ""> {
     CTA wrote before arriving visible after the wait. `try_wait` and
     `test_wait` take the same default.
 
-    PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (}] # PtxMBarrier # [{-test-wait-try-wait).
+    PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait).
 
     Example:
 
@@ -370,7 +368,7 @@ def MBarrier_TryWaitOp : MBarrier_WaitBase<"try_wait", (outs I1:$ready), ""> {
     false when the hardware time limit passed first. Same `sem`/`scope` as
     `mbarrier.wait`; rejected through a remote view.
 
-    PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (}] # PtxMBarrier # [{-test-wait-try-wait).
+    PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait).
 
     Example:
 
@@ -388,7 +386,7 @@ def MBarrier_TestWaitOp : MBarrier_WaitBase<"test_wait", (outs I1:$ready), ""> {
     completed. Same `sem`/`scope` as `mbarrier.wait`; rejected through a
     remote view.
 
-    PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (}] # PtxMBarrier # [{-test-wait-try-wait).
+    PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait).
 
     Example:
 
