@@ -91,7 +91,7 @@ def pingpong(arrive: str, wait: str, anchor: int, unroll: int = 1) -> Bench:
     w_sem, w_scope = WAIT[wait]
     with Kernel(_variant(name, unroll), block=1, cluster=2,
                 params=[("out", "ptr"), ("iters", "i32")]) as k:
-        bar = initialized_barrier(k, 1)
+        bar = initialized_barrier(k, count=1)
         rank = k.cluster_rank()
         remote = bar.remote_view(arith.XOrIOp(rank, _i32(1)).result)
 
@@ -109,7 +109,7 @@ def local_two_warps(unroll: int = 1) -> Bench:
     """Lane 0 of two warps of one CTA, two local barriers."""
     with Kernel(_variant("local_two_warps", unroll), block=64,
                 params=[("out", "ptr"), ("iters", "i32")]) as k:
-        bars = initialized_barrier(k, 1, depth=2)
+        bars = initialized_barrier(k, count=1, depth=2)
         tid = k.thread_rank()
         warp = arith.ShRUIOp(tid, _i32(5)).result
         lane0 = arith.CmpIOp(arith.CmpIPredicate.eq, arith.AndIOp(tid, _i32(31)).result, _i32(0)).result
@@ -141,7 +141,7 @@ def broadcast4(fenced: bool, unroll: int = 1) -> Bench:
         pool.commit()
         rank = k.cluster_rank()
         is_root = arith.CmpIOp(arith.CmpIPredicate.eq, rank, _i32(0)).result
-        bar.init(arith.SelectOp(is_root, _i32(3), _i32(1)).result)
+        bar.init(count=arith.SelectOp(is_root, _i32(3), _i32(1)).result)
         k.fence_barrier_init()
         k.cluster_sync()
         leaves = [bar.remote_view(r) for r in (1, 2, 3)]

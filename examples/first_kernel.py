@@ -21,7 +21,7 @@ def build() -> Kernel:
         pool = k.smem_pool()                  # this CTA's shared memory
         ready = MBarrier(pool, depth=1)       # one barrier, owned by each CTA
         pool.commit()
-        ready.init(1)                         # thread 0 initializes it...
+        ready.init(count=1)                         # thread 0 initializes it...
         k.fence_barrier_init()                # ...and makes the init visible
         k.cluster_sync()                      # to the cluster before anyone arrives
 

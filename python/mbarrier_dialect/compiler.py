@@ -49,6 +49,9 @@ class CompiledKernel:
     modules: dict[str, CompiledModule] = field(default_factory=dict)
     # Seconds per stage: lower (to NVVM), llvm, ptx, ptxas.
     timings: dict = field(default_factory=dict)
+    # Kernel name -> (grid, block, cluster) that launch() uses by default
+    # (lang.Kernel.compile fills it).
+    launch_shapes: dict = field(default_factory=dict)
 
     def _only_module(self, what: str) -> CompiledModule | None:
         if len(self.modules) > 1:

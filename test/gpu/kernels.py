@@ -97,7 +97,7 @@ def pingpong_2cta(iters: int = 10000) -> Case:
     and CTA 1 hands it back; each side checks the value it received."""
     with Kernel("pingpong_2cta", block=32, cluster=2,
                 params=[("out", "ptr"), ("mailbox", "ptr"), ("iters", "i32")]) as k:
-        bar = initialized_barrier(k, 1)
+        bar = initialized_barrier(k, count=1)
         rank = k.cluster_rank()
         peer = arith.XOrIOp(rank, _i32(1)).result
         remote = bar.remote_view(peer)
@@ -131,7 +131,7 @@ def counted_arrivals(rounds: int = 2000, threads: int = 128, unroll: int = 1) ->
     > 1 the rounds run through lang.unrolled_range (copies plus remainder)."""
     name = "counted_arrivals" if unroll == 1 else f"counted_arrivals_u{unroll}"
     with Kernel(name, block=threads, params=[("out", "ptr")]) as k:
-        bar = initialized_barrier(k, threads)
+        bar = initialized_barrier(k, count=threads)
         tid = k.thread_rank()
         lane0 = _eq(arith.AndIOp(tid, _i32(31)).result, 0)
 
@@ -158,12 +158,12 @@ def predicated_remote(cluster: int = 4) -> Case:
     exactly two arrivals land, so after one more local arrival the next
     phase is still open (test_wait false)."""
     with Kernel("predicated_remote", block=32, cluster=cluster, params=[("out", "ptr")]) as k:
-        bar = initialized_barrier(k, 2)
+        bar = initialized_barrier(k, count=2)
         rank = k.cluster_rank()
         out = k.param("out")
         first = k.is_thread(0)
         odd = _eq(arith.AndIOp(rank, _i32(1)).result, 1)
-        with if_then(arith.AndIOp(first, arith.XOrIOp(_eq(rank, 0), V.as_i1(True)).result).result):
+        with if_then(arith.AndIOp(first, rank != 0).result):
             bar.remote_view(0).arrive(0, pred=odd)
         with if_then(arith.AndIOp(first, _eq(rank, 0)).result):
             bar.wait(0, 0, scope=Scope.cluster)
@@ -187,8 +187,8 @@ def all_to_one(cluster: int = 4, rounds: int = 2000, clusters: int = 1) -> Case:
         to0 = MBarrier(pool, 1)
         go = MBarrier(pool, 1)
         pool.commit()
-        to0.init(cluster)
-        go.init(1)
+        to0.init(count=cluster)
+        go.init(count=1)
         k.fence_barrier_init()
         k.cluster_sync()
         rank = k.cluster_rank()
@@ -224,7 +224,7 @@ def bulk_copy_expect_tx(n: int = 1024, threads: int = 128) -> Case:
         bar = TMABar(pool, 1)
         tile = pool.alloc((n,), "int32", align=128)
         pool.commit()
-        bar.init(1)
+        bar.init(count=1)
         k.fence_barrier_init()
         k.sync_threads()
         with if_then(k.is_thread(0)):
@@ -254,8 +254,8 @@ def _pipeline_kernel(name, stages, *, block_offset, checksum, cluster=None, grid
         empty = MBarrier(pool, stages, phase_offset=1)
         ring = pool.alloc((stages, 32), "int32", align=128)
         pool.commit()
-        full.init(32)
-        empty.init(32)
+        full.init(count=32)
+        empty.init(count=32)
         k.sync_threads()
         tid = k.thread_rank()
         lane = arith.AndIOp(tid, _i32(31)).result

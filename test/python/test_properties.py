@@ -2,8 +2,9 @@
 
 Random sequences of legal barrier operations always give IR that verifies,
 lowers and assembles with ptxas; random illegal ones always raise ValueError
-(from lang) or ir.MLIRError (from the C++ verifier), never crash and never
-produce PTX.
+(the C++ verifier's message, which lang re-raises at the user's line, or
+lang's own for an int that does not fit its operand) or ir.MLIRError (the
+C++ verifier on IR built without lang), never crash and never produce PTX.
 """
 import re
 
@@ -88,8 +89,8 @@ def test_legal_sequences_verify_lower_and_assemble(ops, phase_offset):
         bar = MBarrier(pool, DEPTH, phase_offset=phase_offset)
         tma = TMABar(pool, DEPTH)
         pool.commit()
-        bar.init(1)
-        tma.init(1)
+        bar.init(count=1)
+        tma.init(count=1)
         k.fence_barrier_init()
         for op in ops:
             emit(op, bar, tma, k)
@@ -136,7 +137,7 @@ illegal_op = st.one_of(
 def emit_illegal(op, bar, tma):
     kind, *a = op
     if kind == "remote_init":
-        bar.remote_view(a[0]).init(1)
+        bar.remote_view(a[0]).init(count=1)
     elif kind == "remote_wait":
         bar.remote_view(a[0]).wait(0, a[1])
     elif kind == "nested_view":
@@ -158,7 +159,7 @@ def emit_illegal(op, bar, tma):
 @settings(max_examples=60, deadline=None)
 @given(op=illegal_op)
 def test_illegal_operations_raise_value_error_in_lang(op):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"test_properties\.py:\d+:\d+: 'mbarrier\.\w+' op "):
         with Kernel("prop", block=32, cluster=CLUSTER) as k:
             pool = k.smem_pool()
             bar = MBarrier(pool, DEPTH)

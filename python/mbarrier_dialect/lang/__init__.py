@@ -1,22 +1,37 @@
 """A small frontend over the mbarrier dialect, in the shape GPU compilers use:
-a kernel builder, a shared-memory pool and barrier objects.
+a kernel builder, values with Python operators, structured control flow, a
+shared-memory pool and barrier objects::
 
-    from mbarrier_dialect.lang import Kernel, MBarrier
+    from mbarrier_dialect import lang
+    from mbarrier_dialect.lang import Kernel, MBarrier, if_then
 
-    with Kernel("k", block=32, cluster=2) as k:
+    with Kernel("signal_peer", block=32, cluster=2, params=[("out", "ptr")]) as k:
         pool = k.smem_pool()
-        bar = MBarrier(pool, depth=1)
+        ready = MBarrier(pool, depth=1)
         pool.commit()
-        bar.init(1)
-        ...
+        k.prologue({ready: 1})                 # init, fence_init, cluster barrier
+        rank = k.cluster_rank()
+        with if_then((rank == 0) & k.is_thread(0)):
+            ready.remote_view(1).arrive(0)     # shared::cluster arrive on CTA 1
+        with if_then(rank == 1):
+            ready.wait(0, 0)
+            k.store(rank, k.param("out"), 0)
+        k.epilogue()                           # no CTA exits while a peer may reach it
     print(k.compile().ptx)
 
-Everything here emits ops of `mbarrier_dialect.dialects.mbarrier`; it is
-sugar, not a second dialect.
+Everything here emits ops of `mbarrier_dialect.dialects.mbarrier` (and
+upstream `arith`/`scf`/`llvm`/`nvvm`); it is sugar, not a second dialect.
+The guide is docs/lang.md.
 """
-from .barriers import MBarrier, TCGen05Bar, TMABar, initialized_barrier
-from .kernel import Kernel, current_kernel, for_range, if_else, if_then, unrolled_range
-from .smem import SmemBuffer, SmemPool
+from .barriers import MBarrier, TCGen05Bar, TMABar, initialized_barrier, scope_of, sem_of
+from .kernel import (IfElse, Kernel, Loop, Range, current_kernel, for_range, if_else, if_then,
+                     range, unrolled_range, verified)
+from .smem import RemoteBuffer, SmemBuffer, SmemPool
+from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
 
-__all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool", "SmemBuffer",
-           "current_kernel", "for_range", "if_else", "if_then", "unrolled_range"]
+# `range` is exported by name (lang.range) but left out of `import *`, which
+# would shadow the builtin.
+__all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool",
+           "SmemBuffer", "RemoteBuffer", "Value", "const", "dtype", "select", "wrap",
+           "as_i1", "as_i32", "as_index", "current_kernel", "verified", "for_range", "Loop",
+           "Range", "if_else", "IfElse", "if_then", "unrolled_range", "sem_of", "scope_of"]

@@ -1,229 +1,247 @@
 """MBarrier, TMABar, TCGen05Bar: barrier objects in a frontend's shape.
 
 They state intent and emit `mbarrier` ops at the current insertion point.
-Misuse raises ValueError at once with the verifier's wording; the C++
-verifier holds every rule again for IR built any other way.
+The IR rules (ownership, index, counts, bytes, phase, `sem`, ranks) are the
+C++ verifier's: each op is verified as soon as it is built, and a broken
+rule raises ``ValueError`` with the verifier's message at the caller's
+file:line. Arguments that decide an op's form are keyword-only everywhere:
+``cta_id=``, ``tx_count=``, ``count=``, ``pred=``, ``sem=``, ``scope=``.
 """
 from __future__ import annotations
 
+from typing import Union
+
 from mlir import ir
-from mlir.dialects import arith
 
 from ..dialects import mbarrier
-from ..dialects.mbarrier import Semantics
+from ..dialects.mbarrier import Scope, Semantics
 from . import values as V
-from .kernel import current_kernel, if_then
+from .kernel import current_kernel, if_then, verified
+from .values import IntLike, Value
+
+__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SemLike", "ScopeLike"]
+
+#: A memory-order argument: the enum or its PTX name.
+SemLike = Union[Semantics, str, None]
+ScopeLike = Union[Scope, str, None]
 
 
-def _check_sem(sem, allowed, instruction: str) -> None:
-    """`sem` must be a form the instruction has (the verifier's rule)."""
-    if sem is not None and Semantics(sem) not in allowed:
-        names = " or ".join(a.name for a in allowed)
-        raise ValueError(f"sem {Semantics(sem).name} cannot be expressed by {instruction}, "
-                         f"which is {names}")
+def _enum(value, enum, what: str):
+    if value is None or isinstance(value, enum):
+        return value
+    if isinstance(value, str):
+        try:
+            return enum[value.lstrip(".")]
+        except KeyError:
+            pass
+        names = ", ".join(repr(m.name) for m in enum)
+        raise ValueError(f"{what} {value!r} is not one of {names}")
+    raise TypeError(f"{what} is a {enum.__name__} or its name ("
+                    f"{', '.join(repr(m.name) for m in enum)}), got {type(value).__name__}")
 
 
-_ARRIVE_SEMS = (Semantics.release, Semantics.relaxed)
-_WAIT_SEMS = (Semantics.acquire, Semantics.relaxed)
+def sem_of(sem: SemLike) -> Semantics | None:
+    """`sem` as a ``Semantics`` (from the enum or a name such as ``"relaxed"``)."""
+    return _enum(sem, Semantics, "sem")
 
 
-def _check_phase(phase) -> None:
-    if isinstance(phase, int) and phase not in (0, 1):
-        raise ValueError(f"phase must be 0 or 1, got {phase}")
+def scope_of(scope: ScopeLike) -> Scope | None:
+    """`scope` as a ``Scope`` (from the enum or a name such as ``"cluster"``)."""
+    return _enum(scope, Scope, "scope")
+
+
+def _opt_i32(x: IntLike | None) -> Value | None:
+    return None if x is None else V.as_i32(x)
+
+
+def _opt_i1(x: ir.Value | None) -> Value | None:
+    return None if x is None else V.as_i1(x)
 
 
 class MBarrier:
-    """`depth` mbarrier objects taken from a shared-memory pool.
+    """`depth` mbarrier objects (a ``!mbarrier.group<depth>``) taken from a
+    shared-memory pool; usable once the pool is committed.
 
-    `phase_offset` (0 or 1) is XOR-ed into every wait's phase. `leader` is
-    the i1 that selects the thread that initializes (default: thread rank 0).
+    `phase_offset` (0 or 1) is XOR-ed into every wait's phase (an `empty`
+    barrier of a ring starts "released": ``phase_offset=1``). `leader` is
+    the i1 that selects the thread that initializes (default: thread 0).
     """
 
     _kind = "MBarrier"
 
-    def __init__(self, pool, depth: int, phase_offset: int = 0, leader=None):
-        if not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"an mbarrier group needs at least one barrier, got depth {depth!r}")
-        if phase_offset not in (0, 1):
-            raise ValueError(f"phase_offset must be 0 or 1, got {phase_offset!r}")
+    def __init__(self, pool, depth: int = 1, *, phase_offset: int = 0,
+                 leader: ir.Value | None = None):
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise TypeError(f"depth is an int, got {type(depth).__name__}")
+        if isinstance(phase_offset, bool) or not isinstance(phase_offset, int):
+            raise TypeError(f"phase_offset is an int, got {type(phase_offset).__name__}")
+        # The type's own rules (at least one barrier, fits shared memory).
+        self._type = mbarrier.GroupType.get(depth)
         self.depth = depth
         self.phase_offset = phase_offset
         self.leader = leader
         self._remote_view: ir.Value | None = None  # set on remote views only
         self._group: ir.Value | None = None
-        self._slot = pool.alloc((depth,), "uint64", align=8)
+        self._slot = pool.alloc((depth,), "i64", align=8)
         pool.on_commit(self._make_group)
 
     def _make_group(self) -> None:
-        self._group = mbarrier.ViewOp(mbarrier.GroupType.get(self.depth), self._slot.ptr).result
+        self._group = verified(mbarrier.ViewOp(self._type, self._slot.ptr)).result
 
     # -- what the object stands for ------------------------------------------
     @property
     def is_remote(self) -> bool:
+        """Whether this is a remote view (another CTA's barrier)."""
         return self._remote_view is not None
 
     @property
     def value(self) -> ir.Value:
-        """The `!mbarrier.group` (or `!mbarrier.remote`) SSA value."""
+        """The ``!mbarrier.group`` (or ``!mbarrier.remote``) SSA value."""
         if self._remote_view is not None:
             return self._remote_view
         if self._group is None:
             raise ValueError("the barrier's shared-memory pool is not committed yet: call pool.commit()")
         return self._group
 
-    def _reject_remote(self, action: str) -> None:
-        if self.is_remote:
-            raise ValueError(
-                f"{self._kind}.remote_view(): a barrier cannot be {action} through a remote view; "
-                "only the CTA that owns it can"
-            )
-
-    def _stage(self, stage) -> ir.Value:
-        if isinstance(stage, int) and not 0 <= stage < self.depth:
-            raise ValueError(
-                f"barrier index {stage} is out of range for a barrier of depth {self.depth}"
-            )
-        return V.as_index(stage)
+    def stage_phase(self, i: IntLike) -> tuple[Value, Value]:
+        """Where the `i`-th use (i >= 0) of a ring of `depth` barriers falls:
+        ``(i % depth, (i // depth) & 1)``, the barrier index and the parity
+        of its phase to wait for."""
+        i = V.as_i32(i) if isinstance(i, int) else V.wrap(i)
+        return i % self.depth, (i // self.depth) & 1
 
     # -- operations ----------------------------------------------------------
-    def init(self, count) -> None:
-        """The leader initializes every barrier with arrival count `count`."""
-        self._reject_remote("initialized")
-        V.check_range(count, 1, V.MAX_ARRIVE_COUNT, "arrival count")
+    def init(self, *, count: IntLike) -> None:
+        """The leader initializes every barrier of the group with arrival
+        count `count` (``mbarrier.init``). Publish the init before anyone
+        arrives: ``k.prologue(...)`` does all of it for several groups."""
         leader = self.leader if self.leader is not None else current_kernel().is_thread(0)
         with if_then(leader):
-            count = V.as_i32(count)
-            for i in range(self.depth):
-                mbarrier.InitOp(self.value, V.as_index(i), count)
+            self._init_all(count)
 
-    def _check_wait(self, phase, sem) -> None:
-        self._reject_remote("waited on")
-        _check_phase(phase)
-        _check_sem(sem, _WAIT_SEMS, "an mbarrier wait")
+    def _init_all(self, count: IntLike) -> None:
+        count = V.as_i32(count)
+        for i in range(self.depth):
+            verified(mbarrier.InitOp(self.value, V.as_index(i), count))
 
-    def wait(self, stage, phase, *, sem=None, scope=None) -> None:
-        """Block until the phase with parity `phase ^ phase_offset` completed."""
-        self._check_wait(phase, sem)
-        mbarrier.WaitOp(self.value, self._stage(stage), V.as_i32(phase),
-                        phase_offset=self.phase_offset or None, sem=sem, scope=scope)
+    def inval(self, stage: IntLike) -> None:
+        """``mbarrier.inval`` of barrier `stage` (owner only)."""
+        verified(mbarrier.InvalOp(self.value, V.as_index(stage)))
 
-    def try_wait(self, stage, phase, *, sem=None, scope=None) -> ir.Value:
-        """One potentially blocking test of the phase: an i1."""
-        self._check_wait(phase, sem)
-        return mbarrier.TryWaitOp(self.value, self._stage(stage), V.as_i32(phase),
-                                  phase_offset=self.phase_offset or None,
-                                  sem=sem, scope=scope).result
+    def _wait_args(self, stage, phase, sem, scope) -> dict:
+        return dict(barriers=self.value, index=V.as_index(stage), phase=V.as_i32(phase),
+                    phase_offset=self.phase_offset or None, sem=sem_of(sem),
+                    scope=scope_of(scope))
 
-    def test_wait(self, stage, phase, *, sem=None, scope=None) -> ir.Value:
-        """A non-blocking test of the phase: an i1."""
-        self._check_wait(phase, sem)
-        return mbarrier.TestWaitOp(self.value, self._stage(stage), V.as_i32(phase),
-                                   phase_offset=self.phase_offset or None,
-                                   sem=sem, scope=scope).result
+    def wait(self, stage: IntLike, phase: IntLike, *, sem: SemLike = None,
+             scope: ScopeLike = None) -> None:
+        """Block until the phase of barrier `stage` with parity
+        ``phase ^ phase_offset`` has completed (a ``try_wait.parity`` loop)."""
+        verified(mbarrier.WaitOp(**self._wait_args(stage, phase, sem, scope)))
 
-    def _target(self, cta_id):
-        """The cta_id operand: the view's own rank wins, a second one is an error."""
-        if self.is_remote and cta_id is not None:
-            raise ValueError(f"{self._kind}.remote_view().arrive() cannot also specify cta_id")
-        if cta_id is None:
-            return None
-        current_kernel().check_cta_rank(cta_id)
-        return V.as_i32(cta_id)
+    def try_wait(self, stage: IntLike, phase: IntLike, *, sem: SemLike = None,
+                 scope: ScopeLike = None) -> Value:
+        """One potentially blocking test of the phase (``mbarrier.try_wait``): an i1."""
+        return V.wrap(verified(mbarrier.TryWaitOp(**self._wait_args(stage, phase, sem, scope))).result)
 
-    def arrive(self, stage, cta_id=None, pred=None, count=None, *, sem=None, scope=None) -> None:
-        """Arrive locally; on CTA `cta_id`'s barrier (cluster form); or, on a
-        remote view, on the view's CTA (cluster form)."""
-        target = self._target(cta_id)
-        V.check_range(count, 1, V.MAX_ARRIVE_COUNT, "arrival count")
-        _check_sem(sem, _ARRIVE_SEMS, "an mbarrier arrive")
-        mbarrier.ArriveOp(self.value, self._stage(stage),
-                          count=None if count is None else V.as_i32(count),
-                          cta_id=target, pred=None if pred is None else V.as_i1(pred),
-                          sem=sem, scope=scope)
+    def test_wait(self, stage: IntLike, phase: IntLike, *, sem: SemLike = None,
+                  scope: ScopeLike = None) -> Value:
+        """A non-blocking test of the phase (``mbarrier.test_wait``): an i1."""
+        return V.wrap(verified(mbarrier.TestWaitOp(**self._wait_args(stage, phase, sem, scope))).result)
 
-    def remote_view(self, rank) -> "MBarrier":
-        """This barrier as owned by CTA `rank` of the cluster: arrive-only."""
-        if self.is_remote:
-            raise ValueError(f"{self._kind}.remote_view() cannot be applied to a remote view")
-        current_kernel().check_cta_rank(rank)
+    def arrive(self, stage: IntLike, *, cta_id: IntLike | None = None,
+               pred: ir.Value | None = None, count: IntLike | None = None,
+               sem: SemLike = None, scope: ScopeLike = None) -> None:
+        """``mbarrier.arrive`` on barrier `stage`: locally; on CTA
+        `cta_id`'s barrier (the ``shared::cluster`` form); or, on a remote
+        view, on the view's CTA (``shared::cluster``). `count` arrivals at
+        once; only where the i1 `pred` holds."""
+        verified(mbarrier.ArriveOp(self.value, V.as_index(stage), count=_opt_i32(count),
+                                   cta_id=_opt_i32(cta_id), pred=_opt_i1(pred),
+                                   sem=sem_of(sem), scope=scope_of(scope)))
+
+    def remote_view(self, rank: IntLike) -> "MBarrier":
+        """This barrier as owned by CTA `rank` of the cluster
+        (``mbarrier.remote_view``): arrivals through it are the
+        ``shared::cluster`` forms; only the owner inits and waits."""
+        V._refuse_bool(rank, "the CTA rank")
         if isinstance(rank, int):
-            view = mbarrier.RemoteViewOp(self.value, cta_rank=rank).result
+            V.check_fits(rank, V.i32())  # an i32 attribute
+            view = verified(mbarrier.RemoteViewOp(self.value, cta_rank=rank)).result
         else:
-            view = mbarrier.RemoteViewOp(self.value, rank=V.as_i32(rank)).result
+            view = verified(mbarrier.RemoteViewOp(self.value, rank=V.as_i32(rank))).result
         remote = object.__new__(type(self))
         remote.__dict__.update(self.__dict__)
         remote._remote_view = view
         return remote
 
-    def ptr_to(self, stage) -> ir.Value:
-        """`!llvm.ptr<3>` of barrier `stage`, or `!llvm.ptr<7>` through a view."""
+    def ptr_to(self, stage: IntLike) -> ir.Value:
+        """``!llvm.ptr<3>`` of barrier `stage`, or ``!llvm.ptr<7>``
+        (``mapa``'d) through a remote view: for ops that take an address."""
         space = 7 if self.is_remote else 3
-        return mbarrier.PtrOp(ir.Type.parse(f"!llvm.ptr<{space}>"), self.value,
-                              self._stage(stage)).result
+        return verified(mbarrier.PtrOp(ir.Type.parse(f"!llvm.ptr<{space}>"), self.value,
+                                       V.as_index(stage))).result
 
 
 class TMABar(MBarrier):
-    """A barrier that bulk copies (TMA) complete: arrivals may carry tx bytes."""
+    """A barrier that bulk copies (TMA) complete: arrivals may carry the
+    transaction bytes to expect (``arrive.expect_tx``)."""
 
     _kind = "TMABar"
 
-    def arrive(self, stage, tx_count=None, cta_id=None, pred=None, count=None, *,
-               sem=None, scope=None) -> None:
-        """With `tx_count`: arrive.expect_tx (its arrival counts `count`,
-        default 1); without: a plain arrive."""
+    def arrive(self, stage: IntLike, *, tx_count: IntLike | None = None,
+               cta_id: IntLike | None = None, pred: ir.Value | None = None,
+               count: IntLike | None = None, sem: SemLike = None,
+               scope: ScopeLike = None) -> None:
+        """With `tx_count`: ``mbarrier.arrive.expect_tx`` (its arrival
+        counts `count`, default 1); without: a plain arrive."""
         if tx_count is None:
             return super().arrive(stage, cta_id=cta_id, pred=pred, count=count,
                                   sem=sem, scope=scope)
-        target = self._target(cta_id)
-        V.check_range(tx_count, 0, V.MAX_TX_COUNT, "tx byte count")
-        V.check_range(count, 1, V.MAX_ARRIVE_COUNT, "arrival count")
-        _check_sem(sem, _ARRIVE_SEMS, "an mbarrier arrive")
-        mbarrier.ArriveExpectTxOp(self.value, self._stage(stage), V.as_i32(tx_count),
-                                  count=None if count is None else V.as_i32(count),
-                                  cta_id=target,
-                                  pred=None if pred is None else V.as_i1(pred),
-                                  sem=sem, scope=scope)
+        verified(mbarrier.ArriveExpectTxOp(self.value, V.as_index(stage), V.as_i32(tx_count),
+                                           count=_opt_i32(count), cta_id=_opt_i32(cta_id),
+                                           pred=_opt_i1(pred), sem=sem_of(sem),
+                                           scope=scope_of(scope)))
 
-    def expect_tx(self, stage, tx_count) -> None:
-        V.check_range(tx_count, 0, V.MAX_TX_COUNT, "tx byte count")
-        mbarrier.ExpectTxOp(self.value, self._stage(stage), V.as_i32(tx_count))
+    def expect_tx(self, stage: IntLike, *, tx_count: IntLike, sem: SemLike = None,
+                  scope: ScopeLike = None) -> None:
+        """``mbarrier.expect_tx``: the current phase also waits for
+        `tx_count` more bytes (no arrival)."""
+        verified(mbarrier.ExpectTxOp(self.value, V.as_index(stage), V.as_i32(tx_count),
+                                     sem=sem_of(sem), scope=scope_of(scope)))
 
 
 class TCGen05Bar(MBarrier):
-    """A barrier that tcgen05 operations complete (sm_100a)."""
+    """A barrier that tcgen05 operations complete (sm_100a):
+    ``arrive`` is ``tcgen05.commit``."""
 
     _kind = "TCGen05Bar"
 
-    def arrive(self, stage, cta_group: int = 1, cta_mask=None, pred=None) -> None:
-        if self.is_remote:
-            raise ValueError("TCGen05Bar.remote_view().arrive(): tcgen05_commit cannot target "
-                             "a remote view; signal other CTAs with cta_mask")
-        if cta_group not in (1, 2):
-            raise ValueError(f"cta_group must be 1 or 2, got {cta_group!r}")
-        mask = None
-        if cta_mask is not None:
-            mask = V.as_value(cta_mask, ir.IntegerType.get_signless(16))
-        with if_then(True if pred is None else pred):
-            mbarrier.Tcgen05CommitOp(self.value, self._stage(stage), mask=mask,
-                                     cta_group=cta_group)
+    def arrive(self, stage: IntLike, *, cta_group: int = 1,  # type: ignore[override]
+               cta_mask: IntLike | None = None, pred: ir.Value | None = None) -> None:
+        """``tcgen05.commit`` on barrier `stage`: it arrives once the
+        tcgen05 operations issued before complete; with `cta_mask` (i16), on
+        the barrier at the same offset in every CTA of the mask; only where
+        the i1 `pred` holds."""
+        mask = None if cta_mask is None else V.as_value(cta_mask, ir.IntegerType.get_signless(16))
+        if pred is None:
+            verified(mbarrier.Tcgen05CommitOp(self.value, V.as_index(stage), mask=mask,
+                                              cta_group=cta_group))
+            return
+        with if_then(pred):
+            verified(mbarrier.Tcgen05CommitOp(self.value, V.as_index(stage), mask=mask,
+                                              cta_group=cta_group))
+
+    commit = arrive
 
 
-def initialized_barrier(kernel, count, depth: int = 1, *, phase_offset: int = 0,
-                        cls=MBarrier) -> MBarrier:
-    """The prologue of most barrier kernels in one call: a barrier group in a
-    pool of its own, initialized with `count` by the leader, and the init made
-    visible before anyone arrives (fence_init + a cluster barrier in a
-    cluster kernel, a CTA barrier otherwise)."""
+def initialized_barrier(kernel, *, count: IntLike, depth: int = 1, phase_offset: int = 0,
+                        cls: type[MBarrier] = MBarrier) -> MBarrier:
+    """The prologue of a one-group barrier kernel in one call: a barrier
+    group in a pool of its own, initialized with `count` by thread 0, the
+    init made visible before anyone arrives (``kernel.prologue``)."""
     pool = kernel.smem_pool()
     bar = cls(pool, depth, phase_offset=phase_offset)
     pool.commit()
-    bar.init(count)
-    kernel.fence_barrier_init()
-    if kernel.cluster:
-        kernel.cluster_sync()
-    else:
-        kernel.sync_threads()
+    kernel.prologue({bar: count})
     return bar
-
-
-__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier"]

@@ -149,11 +149,16 @@ def _refuse_bool(x, what: str) -> None:
 
 # -- constants ----------------------------------------------------------------
 
-def _int_constant(x: int, ty: ir.Type) -> "Value":
+def check_fits(x: int, ty: ir.Type) -> None:
+    """A ``ValueError`` unless the int `x` fits the integer type `ty` (signed)."""
     width = _width(ty)
     lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
     if not lo <= x <= hi:
         raise ValueError(f"the int {x} does not fit in {ty} (signed: {lo} to {hi})")
+
+
+def _int_constant(x: int, ty: ir.Type) -> "Value":
+    check_fits(x, ty)
     return Value(arith.ConstantOp(ty, x).result)
 
 
@@ -404,7 +409,7 @@ def _binary(name: str, a, b) -> "Value":
     kind = _kind(x.type)
     if name in _CMP_INT:
         if kind == "float":
-            pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[name])
+            pred = getattr(arith.CmpFPredicate, _CMP_FLOAT[name].upper())
             return Value(arith.CmpFOp(pred, x, y).result)
         if kind == "i1" and name not in ("==", "!="):
             raise TypeError(f"{what} is not defined for i1 values (only == and !=)")
@@ -452,21 +457,18 @@ class Value(ir.Value):
 
     # no build-time truth
     def __bool__(self):
-        raise TypeError(f"a {self.type} IR value has no Python truth value: it is only known "
+        raise TypeError(f"this {self.type} IR value has no Python truth value: it is only known "
                         "when the kernel runs. Branch with if_then/if_else, pick a value with "
                         "select(), combine predicates with & | ~ (not `and`/`or`/`not`)")
 
     def __index__(self):
-        raise TypeError(f"a {self.type} IR value is not a Python int: it is only known when "
+        raise TypeError(f"this {self.type} IR value is not a Python int: it is only known when "
                         "the kernel runs (loop with for_range/range, not Python's range)")
 
     __int__ = __index__
 
     def __float__(self):
-        raise TypeError(f"a {self.type} IR value is not a Python float")
-
-    def __iter__(self):
-        raise TypeError(f"a {self.type} IR value is not iterable")
+        raise TypeError(f"this {self.type} IR value is not a Python float: it is only known when the kernel runs")
 
     # arithmetic
     def __add__(self, o): return _binary("+", self, o)
