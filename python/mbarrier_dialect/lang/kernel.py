@@ -632,7 +632,7 @@ class Range:
     def __iter__(self) -> Iterator[Value]:
         if self._loop is not None:
             raise RuntimeError("a lang.range is iterated once")
-        kernel = current_kernel()
+        kernel = _KERNELS[-1] if _KERNELS else None
         lower, upper, step = _bounds(*self._args)
         op = scf.ForOp(lower, upper, step, _carry(self._carry))
         self._loop = loop = Loop(op)
@@ -644,11 +644,14 @@ class Range:
             finished = True
         finally:
             if not finished:
+                # break/return (or an exception) left the body: close the
+                # loop so the IR stays well-formed, and make the kernel fail.
                 loop._next = loop._next or list(loop.carry)
-                kernel._deferred_error = kernel._deferred_error or (
-                    "a lang.range loop body was left early (break or return): the body is "
-                    "built once at build time, so Python's break/return cannot end the loop "
-                    "at run time; guard code with if_then instead")
+                if kernel is not None and kernel._deferred_error is None:
+                    kernel._deferred_error = (
+                        "a lang.range loop body was left early (break or return): the body "
+                        "is built once, at build time, so Python's break/return cannot end "
+                        "the loop when the kernel runs; guard code with if_then instead")
             try:
                 loop._terminate()
             finally:
