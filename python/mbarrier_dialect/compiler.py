@@ -140,7 +140,7 @@ def _extract_modules(module: ir.Module) -> dict[str, CompiledModule]:
 
 
 def compile(
-    module,
+    module: "ir.Module | str | os.PathLike[str]",
     chip: str | None = None,
     *,
     features: str | None = None,
@@ -228,7 +228,8 @@ def _per_module_path(output: str, name: str, emit: str) -> str:
     return str(out.with_name(f"{stem}.{name}{ext}"))
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
+    """The ``mbarrier-compile`` command line; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="mbarrier-compile",
         description="Compile gpu.module kernels that use the mbarrier dialect "

@@ -215,6 +215,7 @@ class DeviceBuffer:
 
     @property
     def nbytes(self) -> int:
+        """Size of the buffer in bytes."""
         return math.prod(self.shape) * self.dtype.itemsize
 
     def copy_from(self, arr: np.ndarray) -> None:

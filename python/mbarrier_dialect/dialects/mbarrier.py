@@ -6,7 +6,15 @@
     with ir.Context() as ctx:
         mbarrier.register_dialect(ctx)
         group = mbarrier.GroupType.get(2)
+
+Ops (each also as a builder function, e.g. ``mbarrier.arrive(...)`` for
+``ArriveOp``): AllocOp, ViewOp, RemoteViewOp, PtrOp, InitOp, FenceInitOp,
+InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp, TryWaitOp,
+TestWaitOp, Tcgen05CommitOp. Enums: Semantics, Scope. Types: GroupType,
+RemoteType. ``help()`` on each op class gives its description.
 """
+from . import _mbarrier_enum_gen as _enums
+from . import _mbarrier_ops_gen as _ops
 from ._mbarrier_ops_gen import *  # noqa: F401,F403
 from ._mbarrier_enum_gen import *  # noqa: F401,F403
 from .._mbarrierDialects.mbarrier import (  # noqa: F401
@@ -15,6 +23,14 @@ from .._mbarrierDialects.mbarrier import (  # noqa: F401
     register_dialect,
     register_passes,
 )
+
+# What `help()` and `import *` list: the generated ops, builders and enums
+# (defined in the generated modules, so pydoc would hide them otherwise),
+# the types and the registration functions.
+__all__ = sorted(
+    [name for gen in (_ops, _enums) for name, value in vars(gen).items()
+     if not name.startswith("_") and getattr(value, "__module__", None) == gen.__name__]
+    + ["GroupType", "RemoteType", "register_dialect", "register_passes"])
 
 # Parsed `mbarrier.*` ops come back as the classes above: the Python bindings
 # find a dialect's op classes through their module search prefixes.

@@ -16,7 +16,8 @@ from mlir import ir
 from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
 from . import values as V
-from .kernel import current_kernel, if_then, verified
+from .kernel import Kernel, current_kernel, if_then, verified
+from .smem import SmemPool
 from .values import IntLike, Value
 
 __all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SemLike", "ScopeLike"]
@@ -69,7 +70,7 @@ class MBarrier:
 
     _kind = "MBarrier"
 
-    def __init__(self, pool, depth: int = 1, *, phase_offset: int = 0,
+    def __init__(self, pool: SmemPool, depth: int = 1, *, phase_offset: int = 0,
                  leader: ir.Value | None = None):
         if isinstance(depth, bool) or not isinstance(depth, int):
             raise TypeError(f"depth is an int, got {type(depth).__name__}")
@@ -235,7 +236,7 @@ class TCGen05Bar(MBarrier):
     commit = arrive
 
 
-def initialized_barrier(kernel, *, count: IntLike, depth: int = 1, phase_offset: int = 0,
+def initialized_barrier(kernel: Kernel, *, count: IntLike, depth: int = 1, phase_offset: int = 0,
                         cls: type[MBarrier] = MBarrier) -> MBarrier:
     """The prologue of a one-group barrier kernel in one call: a barrier
     group in a pool of its own, initialized with `count` by thread 0, the

@@ -9,7 +9,8 @@ import contextlib
 import functools
 import math
 import os
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import (TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Mapping, Sequence,
+                    TypeVar, Union)
 
 from mlir import ir
 from mlir.dialects import arith, gpu, llvm, nvvm, scf
@@ -28,6 +29,8 @@ __all__ = ["Kernel", "current_kernel", "verified", "if_then", "if_else", "IfElse
            "Loop", "range", "Range", "unrolled_range"]
 
 _KERNELS: list["Kernel"] = []
+
+OpT = TypeVar("OpT", ir.OpView, ir.Operation)
 
 Dims = Union[int, Sequence[int]]
 #: What `load`/`store` accept as the memory they access.
@@ -97,7 +100,7 @@ def verification_error(error: ir.MLIRError) -> ValueError:
     return ValueError("\n".join(_diagnostic_text(d) for d in diags))
 
 
-def verified(op):
+def verified(op: "OpT") -> "OpT":
     """Verify `op` (just built) with the C++ verifier; a broken rule raises
     ``ValueError`` with the verifier's message at the user's file:line, and
     the op is erased so the kernel stays well-formed. Returns `op`."""
@@ -300,7 +303,7 @@ class Kernel:
             self.cluster_sync()
 
     @staticmethod
-    def if_then(cond: ir.Value):
+    def if_then(cond: ir.Value) -> ContextManager[None]:
         """``with k.if_then(pred):``, the module-level :func:`if_then`."""
         return if_then(cond)
 
@@ -451,11 +454,11 @@ class IfElse:
             with ir.InsertionPoint(block):
                 scf.YieldOp([])
 
-    def then(self):
+    def then(self) -> ContextManager[None]:
         """``with branch.then():`` the code that runs where the condition holds."""
         return self._build("then", self.op.then_block)
 
-    def otherwise(self):
+    def otherwise(self) -> ContextManager[None]:
         """``with branch.otherwise():`` the code that runs where it does not."""
         return self._build("otherwise", self.op.else_block)
 

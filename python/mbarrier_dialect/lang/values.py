@@ -276,7 +276,7 @@ def as_i1(x: ir.Value) -> "Value":
                     f"got {got}")
 
 
-def select(cond: ir.Value, if_true, if_false) -> "Value":
+def select(cond: ir.Value, if_true: "Value | int | float", if_false: "Value | int | float") -> "Value":
     """``arith.select``: `if_true` where the i1 `cond` holds, else
     `if_false` (both converted to one type as a binary operator would)."""
     cond = as_i1(cond)
