@@ -78,6 +78,12 @@ MISUSE = [
     (lambda b: b.remote_view(1).wait(0, 0),
      "'mbarrier.wait' op a barrier cannot be waited on through a remote view; "
      "only the CTA that owns it can"),
+    (lambda b: b.remote_view(1).try_wait(0, 0),
+     "'mbarrier.try_wait' op a barrier cannot be waited on through a remote view; "
+     "only the CTA that owns it can"),
+    (lambda b: b.remote_view(0).test_wait(1, 1),
+     "'mbarrier.test_wait' op a barrier cannot be waited on through a remote view; "
+     "only the CTA that owns it can"),
     (lambda b: b.remote_view(1).inval(0),
      "'mbarrier.inval' op a barrier cannot be invalidated through a remote view; "
      "only the CTA that owns it can"),
