@@ -13,6 +13,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
 
 from mlir import ir
 from mlir.passmanager import PassManager
@@ -39,6 +42,19 @@ class CompiledModule:
 
 
 @dataclass
+class KernelSignature:
+    """A kernel function of the input, as ``launch()`` needs it."""
+    name: str
+    # The gpu.module that holds it.
+    module: str
+    # Parameter types as MLIR text ("!llvm.ptr<1>", "i32", "f32", ...).
+    params: list[str]
+    # The declared known_block_size / known_cluster_size, if any.
+    block: tuple[int, int, int] | None = None
+    cluster: tuple[int, int, int] | None = None
+
+
+@dataclass
 class CompiledKernel:
     # The chip of the first gpu.module's target (the requested or default
     # chip unless the module carries its own target).
@@ -52,6 +68,83 @@ class CompiledKernel:
     # Kernel name -> (grid, block, cluster) that launch() uses by default
     # (lang.Kernel.compile fills it).
     launch_shapes: dict = field(default_factory=dict)
+    # Kernel name -> its signature, for every gpu.func kernel of the input.
+    kernels: dict[str, KernelSignature] = field(default_factory=dict)
+
+    def launch(self, *, args: Sequence[Any] = (), grid: Any = None, block: Any = None,
+               cluster: Any = None, kernel: str | None = None, shared_mem: int = 0,
+               device: int = 0) -> list[Any]:
+        """Run a kernel of this cubin on the GPU (``mbarrier_dialect.runtime``,
+        through cuda-bindings) and wait for it.
+
+        `args` follow the kernel's parameters: a pointer parameter takes a
+        numpy array (copied to the device, and back into the same array
+        after the kernel: outputs land in place) or a
+        ``runtime.DeviceBuffer``; a scalar parameter takes a Python or numpy
+        number, converted to the parameter's type. `grid`, `block` and
+        `cluster` default to the ``lang.Kernel``'s, else to the shape the
+        kernel declares (grid: one cluster, or one CTA). `kernel` names the
+        kernel when the input has several. Returns `args` (the arrays hold
+        the results). Without a usable GPU: ``runtime.NoGPUError``.
+        """
+        from . import runtime as rt
+
+        sig = self._kernel(kernel)
+        grid, block, cluster = self._shape(sig, grid, block, cluster)
+        if len(args) != len(sig.params):
+            raise TypeError(f"kernel {sig.name!r} takes {len(sig.params)} arguments "
+                            f"({', '.join(sig.params)}), got {len(args)}")
+        converted = [_launch_arg(sig.name, i, t, a) for i, (t, a) in enumerate(zip(sig.params, args))]
+        cubin = self.modules[sig.module].cubin if sig.module in self.modules else b""
+        if not cubin:
+            raise CompileError("launch() needs the cubin: compile with emit='cubin'")
+        rt.require_gpu(device)
+        buffers = []
+        try:
+            with rt.Module.load(cubin) as module:
+                launch_args = []
+                for a in converted:
+                    if isinstance(a, np.ndarray):
+                        buf = rt.DeviceBuffer.from_numpy(a)
+                        buffers.append((buf, a))
+                        launch_args.append(buf)
+                    else:
+                        launch_args.append(a)
+                rt.launch(module.function(sig.name), grid, block, launch_args, cluster,
+                          shared_mem)
+                for buf, array in buffers:
+                    array[...] = buf.to_numpy()
+        finally:
+            for buf, _ in buffers:
+                buf.free()
+        return list(args)
+
+    def _kernel(self, name: str | None) -> KernelSignature:
+        if name is not None:
+            if name not in self.kernels:
+                raise KeyError(f"no kernel named {name!r}; the input has: "
+                               f"{', '.join(self.kernels) or 'none'}")
+            return self.kernels[name]
+        if len(self.kernels) != 1:
+            raise ValueError(f"the input has {len(self.kernels)} kernels "
+                             f"({', '.join(self.kernels)}): pass kernel=NAME")
+        return next(iter(self.kernels.values()))
+
+    def _shape(self, sig: KernelSignature, grid, block, cluster):
+        from .runtime import validate_launch_shape
+
+        known = self.launch_shapes.get(sig.name)
+        if known is not None:
+            grid = known[0] if grid is None else grid
+            block = known[1] if block is None else block
+            cluster = known[2] if cluster is None else cluster
+        block = sig.block if block is None else block
+        cluster = sig.cluster if cluster is None else cluster
+        if block is None:
+            raise ValueError(f"kernel {sig.name!r} declares no block size: pass block=")
+        if grid is None:
+            grid = cluster if cluster is not None else 1
+        return validate_launch_shape(grid, block, cluster)
 
     def _only_module(self, what: str) -> CompiledModule | None:
         if len(self.modules) > 1:
@@ -115,6 +208,66 @@ def _target_chip(target) -> str:
         raise CompileError(f"a gpu.module targets {text}, not an NVVM target")
     found = re.search(r'chip = "([^"]+)"', text)
     return found.group(1) if found else "sm_50"  # NVVMTargetAttr's default
+
+
+_SCALARS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+            "f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _launch_arg(kernel: str, i: int, param: str, arg: Any) -> Any:
+    """`arg` as the runtime passes it for a parameter of MLIR type `param`."""
+    from .runtime import DeviceBuffer
+
+    what = f"kernel {kernel!r} argument {i} ({param})"
+    if param.startswith("!llvm.ptr"):
+        if isinstance(arg, DeviceBuffer):
+            return arg
+        if isinstance(arg, np.ndarray):
+            if not arg.flags.c_contiguous:
+                raise ValueError(f"{what}: the array must be C-contiguous")
+            return arg
+        raise TypeError(f"{what}: a pointer takes a numpy array or a runtime.DeviceBuffer, "
+                        f"got {type(arg).__name__}")
+    if param not in _SCALARS:
+        raise TypeError(f"{what}: launch() cannot pass a parameter of type {param}")
+    if isinstance(arg, (bool, np.bool_)):
+        raise TypeError(f"{what}: a bool is not a {param}")
+    dtype = np.dtype(_SCALARS[param])
+    if isinstance(arg, np.generic):
+        if arg.dtype != dtype:
+            raise TypeError(f"{what}: got a numpy {arg.dtype}")
+        return arg
+    if dtype.kind == "i":
+        if not isinstance(arg, (int, np.integer)):
+            raise TypeError(f"{what}: got {type(arg).__name__}")
+        info = np.iinfo(dtype)
+        if not info.min <= arg <= info.max:
+            raise ValueError(f"{what}: {arg} does not fit in {param}")
+        return dtype.type(arg)
+    if not isinstance(arg, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what}: got {type(arg).__name__}")
+    return dtype.type(arg)
+
+
+def _kernel_signatures(module: ir.Module) -> dict[str, KernelSignature]:
+    """Every kernel gpu.func of `module` (before lowering)."""
+    def dims(attrs, key):
+        return tuple(ir.DenseI32ArrayAttr(attrs[key])) if key in attrs else None
+
+    kernels = {}
+    for top in module.body.operations:
+        if top.operation.name != "gpu.module":
+            continue
+        module_name = ir.StringAttr(top.attributes["sym_name"]).value
+        for op in top.regions[0].blocks[0].operations:
+            if op.operation.name != "gpu.func" or "gpu.kernel" not in op.attributes:
+                continue
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            kernels[name] = KernelSignature(
+                name, module_name, [str(t) for t in ftype.inputs],
+                dims(op.attributes, "known_block_size"), dims(op.attributes, "known_cluster_size"))
+    return kernels
 
 
 def _extract_modules(module: ir.Module) -> dict[str, CompiledModule]:
@@ -192,6 +345,7 @@ def compile(
          _extract_modules),
     ]
     with work.context:
+        result.kernels = _kernel_signatures(work)
         for key, stop_at, field_name, pipeline, keep in stages:
             _run(work, pipeline)
             setattr(result, field_name, keep(work))

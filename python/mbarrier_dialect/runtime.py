@@ -54,6 +54,25 @@ class CudaError(RuntimeError):
         self.code = code
 
 
+class NoGPUError(RuntimeError):
+    """There is no usable CUDA GPU here: cuda-bindings is not installed, the
+    driver library is missing, or the driver reports no device."""
+
+
+def require_gpu(device_ordinal: int = 0):
+    """:func:`init`, with every way of finding no usable GPU raised as
+    :class:`NoGPUError` whose message says which."""
+    try:
+        return init(device_ordinal)
+    except ImportError as exc:
+        raise NoGPUError(f"no usable CUDA GPU: cuda-bindings is not installed ({exc}); "
+                         "pip install cuda-bindings") from exc
+    except CudaError as exc:
+        raise NoGPUError(f"no usable CUDA GPU: {exc}") from exc
+    except RuntimeError as exc:
+        raise NoGPUError(f"no usable CUDA GPU: {exc}") from exc
+
+
 def check(result, what: str):
     """Unpack a cuda-bindings ``(err, *values)`` result.
 

@@ -28,7 +28,7 @@ for tool in synccheck racecheck memcheck; do
   echo "-- $tool" | tee -a "$OUT/sanitize.log"
   compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
     python3 test/gpu/run_manifest.py .gpu/sanitize >> "$OUT/sanitize.log" 2>&1 || status=1
-  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(pingpong|counted|predicated|all_to|bulk|pipeline)" "$OUT/sanitize.log" | tail -n 9
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(PASS|FAIL|ERROR|HANG) " "$OUT/sanitize.log" | tail -n 12
 done
 
 if [ -d .gpu/stress-sanitize ]; then
@@ -60,7 +60,7 @@ python3 bench/run_latency.py .gpu/bench --json "$OUT/latency.json" > "$OUT/laten
 
 echo "== summary"
 grep -E "SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
-tail -n 12 "$OUT/suite.log"
+tail -n 15 "$OUT/suite.log"
 tail -n 1 "$OUT/edge.log"
 tail -n 9 "$OUT/stress.log"
 tail -n 11 "$OUT/latency.log"

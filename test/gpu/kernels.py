@@ -1,36 +1,47 @@
 """The end-to-end kernels of the GPU suite, built with mbarrier_dialect.lang.
 
-Each builder returns a `Case`: the kernel (built, not yet compiled), its
-launch shape, its arguments with their inputs, and the expected outputs
-computed here in numpy. `build_suite.py` compiles them into a manifest that
-`run_manifest.py` executes on the GPU machine without MLIR.
+Each builder returns a `manifest.Case`: the kernel (built, not yet
+compiled), its arguments with their inputs, and the expected outputs
+computed here in numpy. The examples of examples/ are in the suite as they
+are (each module's `case()`). `build_suite.py` compiles them into a
+manifest that `run_manifest.py` executes on the GPU machine without MLIR.
 """
 from __future__ import annotations
 
+import importlib.util
+import operator as O
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import arith, llvm, nvvm
 
-from mbarrier_dialect import register_dialect
-from mbarrier_dialect.dialects.mbarrier import Scope
-from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, for_range, if_else, if_then,
+from mbarrier_dialect import manifest, register_dialect
+from mbarrier_dialect.lang import (Kernel, MBarrier, for_range, if_else, if_then,
                                    initialized_barrier, unrolled_range)
-from mbarrier_dialect.lang import values as V
+from mbarrier_dialect.manifest import Case, buffer, scalar
 from mbarrier_dialect.runtime import validate_launch_shape
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+# The Python examples, each in the suite through its case().
+EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy")
+
+
+def example(name: str):
+    """examples/<name>.py as a module."""
+    path = os.path.join(EXAMPLES, f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class MlirFileKernel:
     """A kernel compiled from an .mlir file rather than built with lang, with
-    what build_suite.py uses of a lang Kernel (name, grid, block, cluster,
-    compile()). The launch shape must be the one the gpu.func declares
-    (known_block_size, known_cluster_size), so the manifest cannot launch
-    it in a shape its code was not written for."""
+    what the manifest writer uses of a lang Kernel (name, grid, block,
+    cluster, compile()). The launch shape must be the one the gpu.func
+    declares (known_block_size, known_cluster_size), so the manifest cannot
+    launch it in a shape its code was not written for."""
 
     def __init__(self, path: str, name: str, *, grid, block, cluster=None, chip: str = "sm_90"):
         self.path, self.name, self.chip = path, name, chip
@@ -67,31 +78,6 @@ class MlirFileKernel:
         return compile_module(Path(self.path), self.chip)
 
 
-@dataclass
-class Case:
-    kernel: Kernel | MlirFileKernel
-    args: list  # manifest arg dicts, in parameter order
-    expect: dict  # buffer name -> np.ndarray
-    inputs: dict = field(default_factory=dict)  # buffer name -> np.ndarray
-    timeout_s: int = 60
-
-
-def _i32(x):
-    return V.as_i32(x)
-
-
-def _eq(a, b):
-    return arith.CmpIOp(arith.CmpIPredicate.eq, _i32(a), _i32(b)).result
-
-
-def _buffer(name, array=None, *, fill=None, shape=None):
-    if array is not None:
-        return {"kind": "buffer", "name": name, "dtype": str(array.dtype),
-                "shape": list(array.shape), "init": {"npy": f"{{case}}.{name}.npy"}}
-    return {"kind": "buffer", "name": name, "dtype": "int32", "shape": list(shape),
-            "init": {"fill": fill}}
-
-
 def pingpong_2cta(iters: int = 10000) -> Case:
     """CTA 0 hands a value to CTA 1 through a remote arrival (release.cluster)
     and CTA 1 hands it back; each side checks the value it received."""
@@ -99,30 +85,28 @@ def pingpong_2cta(iters: int = 10000) -> Case:
                 params=[("out", "ptr"), ("mailbox", "ptr"), ("iters", "i32")]) as k:
         bar = initialized_barrier(k, count=1)
         rank = k.cluster_rank()
-        peer = arith.XOrIOp(rank, _i32(1)).result
-        remote = bar.remote_view(peer)
+        remote = bar.remote_view(rank ^ 1)
         out, mailbox = k.param("out"), k.param("mailbox")
         with if_then(k.is_thread(0)):
-            with for_range(0, k.param("iters"), carry=[_i32(0)]) as loop:
+            with for_range(0, k.param("iters"), carry=[0]) as loop:
                 (phase,) = loop.carry
-                step = V.as_i32(loop.iv)
-                branch = if_else(_eq(rank, 0))
-                with branch.then():  # serve: write, arrive, wait for the echo
+                step = loop.iv
+                side = if_else(rank == 0)
+                with side.then():  # serve: write, arrive, wait for the echo
                     k.store(step, mailbox, 0)
                     remote.arrive(0)
-                    bar.wait(0, phase, scope=Scope.cluster)
-                with branch.otherwise():  # echo: wait, check, arrive back
-                    bar.wait(0, phase, scope=Scope.cluster)
-                    seen = k.load(mailbox, 0, ir.IntegerType.get_signless(32))
-                    bad = arith.ExtUIOp(V.i32(), arith.CmpIOp(arith.CmpIPredicate.ne, seen, step).result).result
-                    k.store(arith.AddIOp(k.load(out, 2), bad).result, out, 2)
+                    bar.wait(0, phase)
+                with side.otherwise():  # echo: wait, check, arrive back
+                    bar.wait(0, phase)
+                    bad = (k.load(mailbox, 0) != step).to("i32")
+                    k.store(k.load(out, 2) + bad, out, 2)
                     remote.arrive(0)
-                loop.next(arith.XOrIOp(phase, _i32(1)).result)
-            k.store(V.as_i32(k.param("iters")), out, rank)
-        k.cluster_sync()
+                loop.next(phase ^ 1)
+            k.store(k.param("iters"), out, rank)
+        k.epilogue()
     expect = np.array([iters, iters, 0], dtype=np.int32)
-    return Case(k, [_buffer("out", fill=0, shape=[3]), _buffer("mailbox", fill=-1, shape=[1]),
-                    {"kind": "scalar", "dtype": "int32", "value": iters}], {"out": expect})
+    return Case(k, [buffer("out", fill=0, shape=[3]), buffer("mailbox", fill=-1, shape=[1]),
+                    scalar(iters)], {"out": expect})
 
 
 def counted_arrivals(rounds: int = 2000, threads: int = 128, unroll: int = 1) -> Case:
@@ -133,23 +117,22 @@ def counted_arrivals(rounds: int = 2000, threads: int = 128, unroll: int = 1) ->
     with Kernel(name, block=threads, params=[("out", "ptr")]) as k:
         bar = initialized_barrier(k, count=threads)
         tid = k.thread_rank()
-        lane0 = _eq(arith.AndIOp(tid, _i32(31)).result, 0)
+        lane0 = tid % 32 == 0
 
         def one_round(iv, phase, done):
             bar.arrive(0, pred=lane0, count=32)
             bar.wait(0, phase)
             k.sync_threads()  # nobody arrives on phase k+1 before all saw phase k
-            return [arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result]
+            return [phase ^ 1, done + 1]
 
-        start = [_i32(0), _i32(0)]
         if unroll == 1:
-            with for_range(0, rounds, carry=start) as loop:
+            with for_range(0, rounds, carry=[0, 0]) as loop:
                 loop.next(*one_round(loop.iv, *loop.carry))
             results = loop.results
         else:
-            results = unrolled_range(0, rounds, one_round, unroll=unroll, carry=start)
+            results = unrolled_range(0, rounds, one_round, unroll=unroll, carry=[0, 0])
         k.store(results[1], k.param("out"), tid)
-    return Case(k, [_buffer("out", fill=-1, shape=[threads])],
+    return Case(k, [buffer("out", fill=-1, shape=[threads])],
                 {"out": np.full(threads, rounds, dtype=np.int32)})
 
 
@@ -162,18 +145,17 @@ def predicated_remote(cluster: int = 4) -> Case:
         rank = k.cluster_rank()
         out = k.param("out")
         first = k.is_thread(0)
-        odd = _eq(arith.AndIOp(rank, _i32(1)).result, 1)
-        with if_then(arith.AndIOp(first, rank != 0).result):
-            bar.remote_view(0).arrive(0, pred=odd)
-        with if_then(arith.AndIOp(first, _eq(rank, 0)).result):
-            bar.wait(0, 0, scope=Scope.cluster)
-            k.store(_i32(1), out, 1)
+        with if_then(first & (rank != 0)):
+            bar.remote_view(0).arrive(0, pred=rank % 2 == 1)
+        with if_then(first & (rank == 0)):
+            bar.wait(0, 0)
+            k.store(1, out, 1)
         k.cluster_sync()  # every remote arrival has landed
-        with if_then(arith.AndIOp(first, _eq(rank, 0)).result):
+        with if_then(first & (rank == 0)):
             bar.arrive(0)
-            k.store(arith.ExtUIOp(V.i32(), bar.test_wait(0, 1)).result, out, 0)
-        k.cluster_sync()
-    return Case(k, [_buffer("out", fill=-1, shape=[2])], {"out": np.array([0, 1], np.int32)})
+            k.store(bar.test_wait(0, 1).to("i32"), out, 0)
+        k.epilogue()
+    return Case(k, [buffer("out", fill=-1, shape=[2])], {"out": np.array([0, 1], np.int32)})
 
 
 def all_to_one(cluster: int = 4, rounds: int = 2000, clusters: int = 1) -> Case:
@@ -187,156 +169,137 @@ def all_to_one(cluster: int = 4, rounds: int = 2000, clusters: int = 1) -> Case:
         to0 = MBarrier(pool, 1)
         go = MBarrier(pool, 1)
         pool.commit()
-        to0.init(count=cluster)
-        go.init(count=1)
-        k.fence_barrier_init()
-        k.cluster_sync()
+        k.prologue({to0: cluster, go: 1})
         rank = k.cluster_rank()
         to_owner = to0.remote_view(0)
         peers = [go.remote_view(r) for r in range(1, cluster)]
         with if_then(k.is_thread(0)):
-            with for_range(0, k.param("rounds"), carry=[_i32(0), _i32(0)]) as loop:
+            with for_range(0, k.param("rounds"), carry=[0, 0]) as loop:
                 phase, done = loop.carry
                 to_owner.arrive(0)
-                branch = if_else(_eq(rank, 0))
-                with branch.then():
-                    to0.wait(0, phase, scope=Scope.cluster)
+                side = if_else(rank == 0)
+                with side.then():
+                    to0.wait(0, phase)
                     for peer in peers:
                         peer.arrive(0)
-                with branch.otherwise():
-                    go.wait(0, phase, scope=Scope.cluster)
-                loop.next(arith.XOrIOp(phase, _i32(1)).result, arith.AddIOp(done, _i32(1)).result)
+                with side.otherwise():
+                    go.wait(0, phase)
+                loop.next(phase ^ 1, done + 1)
             k.store(loop.results[1], k.param("out"), k.block_rank())
-        k.cluster_sync()
+        k.epilogue()
     ctas = cluster * clusters
-    return Case(k, [_buffer("out", fill=-1, shape=[ctas]),
-                    {"kind": "scalar", "dtype": "int32", "value": rounds}],
+    return Case(k, [buffer("out", fill=-1, shape=[ctas]), scalar(rounds)],
                 {"out": np.full(ctas, rounds, dtype=np.int32)}, timeout_s=120)
 
 
-def bulk_copy_expect_tx(n: int = 1024, threads: int = 128) -> Case:
-    """Thread 0 posts arrive.expect_tx(4 KiB) and starts a cp.async.bulk
-    global->shared that completes on the same barrier; all threads wait,
-    then copy the shared tile out."""
-    nbytes = n * 4
-    with Kernel("bulk_copy_expect_tx", block=threads, params=[("src", "ptr"), ("out", "ptr")]) as k:
-        pool = k.smem_pool()
-        bar = TMABar(pool, 1)
-        tile = pool.alloc((n,), "int32", align=128)
-        pool.commit()
-        bar.init(count=1)
-        k.fence_barrier_init()
-        k.sync_threads()
-        with if_then(k.is_thread(0)):
-            bar.arrive(0, tx_count=nbytes)
-            nvvm.CpAsyncBulkGlobalToSharedClusterOp(tile.ptr, k.param("src"), bar.ptr_to(0),
-                                                    _i32(nbytes))
-        bar.wait(0, 0)
-        tid = k.thread_rank()
-        with for_range(0, n // threads) as loop:
-            i = arith.AddIOp(tid, arith.MulIOp(V.as_i32(loop.iv), _i32(threads)).result).result
-            k.store(k.load(tile.ptr, i), k.param("out"), i)
-    src = np.random.default_rng().integers(-2**31, 2**31 - 1, n, dtype=np.int32)
-    return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[n])],
-                {"out": src}, inputs={"src": src})
-
-
-def _pipeline_kernel(name, stages, *, block_offset, checksum, cluster=None, grid=None):
-    """Warp 0 produces 32-int items into a ring of `stages` shared slots,
-    warp 1 consumes them (v -> 3 * v + 1): full/empty barrier pairs with
-    phase tracking, `empty` waiting with phase_offset 1. Item i reads
-    src[(i mod 4096) * 32 + lane] (+ the block index with `block_offset`);
-    the consumer stores each result, or with `checksum` adds them per lane."""
-    with Kernel(name, block=64, cluster=cluster, grid=grid,
+def pipeline_stress(ctas: int, cluster: int | None, items: int = 100_000, stages: int = 4) -> Case:
+    """The producer/consumer ring of examples/producer_consumer.py on `ctas`
+    CTAs at once (every SM), launched in clusters; each CTA offsets its data
+    by its block index and returns per-lane sums of all `items` results,
+    which numpy checks exactly (mod 2^32)."""
+    name = f"pipeline_stress_c{cluster or 1}_x{ctas}"
+    with Kernel(name, block=64, cluster=cluster, grid=ctas,
                 params=[("src", "ptr"), ("out", "ptr"), ("items", "i32")]) as k:
         pool = k.smem_pool()
         full = MBarrier(pool, stages)
         empty = MBarrier(pool, stages, phase_offset=1)
-        ring = pool.alloc((stages, 32), "int32", align=128)
+        ring = pool.alloc((stages, 32), "i32", align=128)
         pool.commit()
-        full.init(count=32)
-        empty.init(count=32)
-        k.sync_threads()
+        k.prologue({full: 32, empty: 32})
         tid = k.thread_rank()
-        lane = arith.AndIOp(tid, _i32(31)).result
+        lane, warp = tid % 32, tid // 32
         block = k.block_rank()
-        n = _i32(stages)
-
-        def item(iv):
-            i = V.as_i32(iv)
-            stage = arith.RemUIOp(i, n).result
-            phase = arith.AndIOp(arith.DivUIOp(i, n).result, _i32(1)).result
-            elem = arith.AddIOp(arith.MulIOp(stage, _i32(32)).result, lane).result
-            wrapped = arith.AndIOp(i, _i32(4095)).result
-            src = arith.AddIOp(arith.MulIOp(wrapped, _i32(32)).result, lane).result
-            glob = arith.AddIOp(arith.MulIOp(i, _i32(32)).result, lane).result
-            return V.as_index(stage), phase, elem, src, glob
-
-        branch = if_else(arith.CmpIOp(arith.CmpIPredicate.ult, tid, _i32(32)).result)
-        with branch.then():  # producer warp
+        role = if_else(warp == 0)
+        with role.then():  # producer warp
             with for_range(0, k.param("items")) as loop:
-                stage, phase, elem, src, _ = item(loop.iv)
+                stage, phase = full.stage_phase(loop.iv)
                 empty.wait(stage, phase)
-                v = k.load(k.param("src"), src)
-                if block_offset:
-                    v = arith.AddIOp(v, block).result
-                k.store(v, ring.ptr, elem)
+                v = k.load(k.param("src"), (loop.iv % 4096) * 32 + lane)
+                ring.store(v + block, (stage, lane))
                 full.arrive(stage)
-        with branch.otherwise():  # consumer warp
-            with for_range(0, k.param("items"), carry=[_i32(0)] if checksum else []) as loop:
-                stage, phase, elem, _, glob = item(loop.iv)
+        with role.otherwise():  # consumer warp: per-lane sums
+            with for_range(0, k.param("items"), carry=[0]) as loop:
+                stage, phase = full.stage_phase(loop.iv)
                 full.wait(stage, phase)
-                v = k.load(ring.ptr, elem)
-                r = arith.AddIOp(arith.MulIOp(v, _i32(3)).result, _i32(1)).result
+                v = ring.load((stage, lane))
                 empty.arrive(stage)
-                if checksum:
-                    loop.next(arith.AddIOp(loop.carry[0], r).result)
-                else:
-                    k.store(r, k.param("out"), glob)
-            if checksum:
-                slot = arith.AddIOp(arith.MulIOp(block, _i32(32)).result, lane).result
-                k.store(loop.results[0], k.param("out"), slot)
-    return k
-
-
-def pipeline(stages: int = 3, items: int = 4096) -> Case:
-    """One CTA, every item checked element by element."""
-    k = _pipeline_kernel(f"pipeline_{stages}stage", stages, block_offset=False, checksum=False)
-    src = np.random.default_rng().integers(-2**20, 2**20, 4096 * 32, dtype=np.int32)
-    expect = (np.resize(src.reshape(4096, 32), (items, 32)).reshape(-1) * 3 + 1).astype(np.int32)
-    return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[items * 32]),
-                    {"kind": "scalar", "dtype": "int32", "value": items}],
-                {"out": expect}, inputs={"src": src})
-
-
-def pipeline_stress(ctas: int, cluster: int | None, items: int = 100_000, stages: int = 4) -> Case:
-    """The pipeline on `ctas` CTAs at once (every SM), launched in clusters;
-    each CTA offsets its data by its block index and returns per-lane sums
-    of all `items` results, which numpy checks exactly (mod 2^32)."""
-    name = f"pipeline_stress_c{cluster or 1}_x{ctas}"
-    k = _pipeline_kernel(name, stages, block_offset=True, checksum=True,
-                         cluster=cluster, grid=ctas)
+                loop.next(loop.carry[0] + v * 3 + 1)
+            k.store(loop.results[0], k.param("out"), block * 32 + lane)
+        k.epilogue()
     src = np.random.default_rng().integers(-2**20, 2**20, 4096 * 32, dtype=np.int32)
     per_item = np.resize(src.reshape(4096, 32).astype(np.int64), (items, 32))
     base = (per_item * 3 + 1).sum(axis=0)  # per lane, block offset 0
     blocks = np.arange(ctas, dtype=np.int64)[:, None]
     sums = base[None, :] + 3 * items * blocks
     expect = ((sums + 2**31) % 2**32 - 2**31).astype(np.int32).reshape(-1)
-    return Case(k, [_buffer("src", src), _buffer("out", fill=-1, shape=[ctas * 32]),
-                    {"kind": "scalar", "dtype": "int32", "value": items}],
+    return Case(k, [buffer("src", src), buffer("out", fill=-1, shape=[ctas * 32]), scalar(items)],
                 {"out": expect}, inputs={"src": src}, timeout_s=300)
 
 
-def first_example() -> Case:
-    """examples/first_kernel.py, the README's first program: CTA 1 sees CTA
-    0's remote arrival and writes its rank."""
-    import importlib.util
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "first_kernel.py")
-    spec = importlib.util.spec_from_file_location("first_kernel", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return Case(module.build(), [_buffer("out", fill=-1, shape=[1])],
-                {"out": np.array([1], np.int32)})
+# The operators of lang.Value, run on the GPU against Python's own results:
+# name -> (how the kernel computes it from a and b, how Python does).
+OPERATORS = {
+    "add": (O.add, O.add), "sub": (O.sub, O.sub), "mul": (O.mul, O.mul),
+    "floordiv": (O.floordiv, O.floordiv), "mod": (O.mod, O.mod),
+    "and": (O.and_, O.and_), "or": (O.or_, O.or_), "xor": (O.xor, O.xor),
+    "lshift": (lambda a, b: a << (b & 31), lambda a, b: a << (b & 31)),
+    "rshift": (lambda a, b: a >> (b & 31), lambda a, b: a >> (b & 31)),
+    "eq": (O.eq, O.eq), "ne": (O.ne, O.ne), "lt": (O.lt, O.lt), "le": (O.le, O.le),
+    "gt": (O.gt, O.gt), "ge": (O.ge, O.ge),
+    "neg": (lambda a, b: -a, lambda a, b: -a), "invert": (lambda a, b: ~a, lambda a, b: ~a),
+    "ring_prev": (lambda a, b: (a - 1) % 4, lambda a, b: (a - 1) % 4),
+    "rsub": (lambda a, b: 7 - a, lambda a, b: 7 - a),
+    "rfloordiv": (lambda a, b: 1000 // b, lambda a, b: 1000 // b),
+    "mixed": (lambda a, b: (a * 3 + b // 2) ^ (a >> 3), lambda a, b: (a * 3 + b // 2) ^ (a >> 3)),
+    "i1_ops": (lambda a, b: ((a < 0) & (b > 0)) | ~((a ^ b) == 0),
+               lambda a, b: bool((a < 0) and (b > 0)) or not ((a ^ b) == 0)),
+    "select": (lambda a, b: _select(a < b, a, b), lambda a, b: min(a, b)),
+}
+WIDE = {  # i64 results of i32 operands promoted by one i64 operand
+    "mul64": (lambda a, b: a.to("i64") * b, lambda a, b: a * b),
+    "floordiv64": (lambda a, b: (a.to("i64") << 20) // b, lambda a, b: (a << 20) // b),
+    "mod64": (lambda a, b: (a.to("i64") << 20) % b, lambda a, b: (a << 20) % b),
+}
+
+
+def _select(c, a, b):
+    from mbarrier_dialect.lang import select
+    return select(c, a, b)
+
+
+def _wrap(x: int, bits: int) -> int:
+    return (int(x) + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1))
+
+
+def operators(n: int = 4096) -> Case:
+    """Each operator of lang values on n pairs (a[i], b[i]) of signed i32s,
+    negatives and extremes included: out[op, i] must be Python's result
+    wrapped to 32 bits (comparisons 0 or 1), wide[op, i] to 64 bits."""
+    rng = np.random.default_rng()
+    edge = np.array([-2**31, -2**31 + 1, -13, -7, -2, -1, 0, 1, 2, 3, 7, 13, 2**31 - 1], np.int64)
+    a = np.concatenate([np.repeat(edge, len(edge)), rng.integers(-2**31, 2**31, n)])[:n]
+    b = np.concatenate([np.tile(edge, len(edge)), rng.integers(-2**31, 2**31, n)])[:n]
+    b[b == 0] = 5                                    # no division by zero
+    b[(a == -2**31) & (b == -1)] = 3                 # no INT_MIN // -1
+    a, b = a.astype(np.int32), b.astype(np.int32)
+    threads = 128
+    with Kernel("operators", block=threads, grid=n // threads,
+                params=[("a", "ptr"), ("b", "ptr"), ("out", "ptr"), ("wide", "ptr")]) as k:
+        i = k.block_rank() * threads + k.thread_rank()
+        x, y = k.load(k.param("a"), i), k.load(k.param("b"), i)
+        for row, (build, _) in enumerate(OPERATORS.values()):
+            r = build(x, y)
+            k.store(r.to("i32") if str(r.type) == "i1" else r, k.param("out"), row * n + i)
+        for row, (build, _) in enumerate(WIDE.values()):
+            k.store(build(x, y), k.param("wide"), row * n + i, dtype="i64")
+    out = np.array([[_wrap(py(int(p), int(q)), 32) for p, q in zip(a, b)]
+                    for _, py in OPERATORS.values()], np.int32)
+    wide = np.array([[_wrap(py(int(p), int(q)), 64) for p, q in zip(a, b)]
+                     for _, py in WIDE.values()], np.int64)
+    return Case(k, [buffer("a", a), buffer("b", b),
+                    buffer("out", fill=-1, shape=[len(OPERATORS), n]),
+                    buffer("wide", fill=-1, shape=[len(WIDE), n], dtype="int64")],
+                {"out": out, "wide": wide}, inputs={"a": a, "b": b})
 
 
 def remote_pingpong_example(iters: int = 10000) -> Case:
@@ -347,21 +310,43 @@ def remote_pingpong_example(iters: int = 10000) -> Case:
     k = MlirFileKernel(os.path.join(EXAMPLES, "remote_pingpong.mlir"), "remote_pingpong",
                        grid=2, block=128, cluster=2)
     ctas, threads = 2, 128
-    return Case(k, [_buffer("out", fill=-1, shape=[ctas * threads]),
-                    {"kind": "scalar", "dtype": "int32", "value": iters}],
+    return Case(k, [buffer("out", fill=-1, shape=[ctas * threads]), scalar(iters)],
                 {"out": np.full(ctas * threads, iters, dtype=np.int32)}, timeout_s=120)
+
+
+def first_example() -> Case:
+    """examples/first_kernel.py: CTA 1 sees CTA 0's remote arrival."""
+    return example("first_kernel").case()
+
+
+def producer_consumer_example(stages: int, items: int = 4096) -> Case:
+    """examples/producer_consumer.py: every item checked element by element."""
+    return example("producer_consumer").case(stages, items)
+
+
+def cluster_ring_example(items: int = 2000, stages: int = 2) -> Case:
+    """examples/cluster_ring.py: every value that went around the ring checked."""
+    return example("cluster_ring").case(stages, items, timeout_s=120)
+
+
+def bulk_copy_example() -> Case:
+    """examples/bulk_copy.py: every copied element checked."""
+    return example("bulk_copy").case()
 
 
 # The suites: the functional suite, a smaller one for compute-sanitizer
 # (which slows kernels by orders of magnitude), and the stress suite.
 SUITES = {
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
-             bulk_copy_expect_tx, lambda: pipeline(2), lambda: pipeline(4), first_example,
-             lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example],
+             lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
+             first_example, lambda: producer_consumer_example(2),
+             lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
-                 lambda: all_to_one(4, 50), bulk_copy_expect_tx,
-                 lambda: pipeline(2, 256), lambda: pipeline(4, 256), first_example,
-                 lambda: remote_pingpong_example(200)],
+                 lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
+                 lambda: operators(512), first_example,
+                 lambda: producer_consumer_example(2, 256),
+                 lambda: producer_consumer_example(4, 256),
+                 lambda: cluster_ring_example(64), bulk_copy_example],
     # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
     "stress-sanitize": [lambda: pipeline_stress(132, 2, items=2000),
                         lambda: pipeline_stress(132, 4, items=2000),

@@ -15,7 +15,12 @@ import build_suite  # noqa: E402
 # Kernels that arrive through remote views -> the local arrivals they make on
 # purpose (predicated_remote arrives once on CTA 0's own barrier).
 REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluster4": 0,
-                  "signal_peer": 0, "remote_pingpong": 0}
+                  "signal_peer": 0, "remote_pingpong": 0, "cluster_ring": 0}
+# Every example of examples/ and the kernel that runs it in the suite.
+EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
+                   "producer_consumer.py": ["producer_consumer_2stage", "producer_consumer_4stage"],
+                   "cluster_ring.py": ["cluster_ring"], "bulk_copy.py": ["bulk_copy"],
+                   "remote_pingpong.mlir": ["remote_pingpong"]}
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +32,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 10 and len(set(names)) == 10
+    assert len(names) == 12 and len(set(names)) == 12
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
@@ -72,6 +77,55 @@ def test_remote_pingpong_example_entry(suite):
     assert waits and all(".acquire.cluster." in l for l in waits)
     # The value travels through distributed shared memory.
     assert "st.shared::cluster.b32" in ptx
+
+
+def test_every_example_runs_in_the_suite_with_a_data_check(suite):
+    """Each file of examples/ is in the manifest, and each of its entries
+    checks every output buffer against data computed on the host."""
+    import numpy as np
+
+    out, manifest = suite
+    examples = sorted(f for f in os.listdir(os.path.join(HERE, "..", "..", "examples"))
+                      if f.endswith((".py", ".mlir")))
+    assert examples == sorted(EXAMPLE_KERNELS)
+    entries = {k["name"]: k for k in manifest["kernels"]}
+    for example, names in EXAMPLE_KERNELS.items():
+        for name in names:
+            entry = entries[name]
+            buffers = {a["name"] for a in entry["args"] if a["kind"] == "buffer"}
+            outputs = {a["name"] for a in entry["args"]
+                       if a["kind"] == "buffer" and "fill" in a["init"]}
+            assert outputs and outputs <= set(entry["expect"]) <= buffers, (example, name)
+            for buf, spec in entry["expect"].items():
+                expect = np.load(os.path.join(out, spec["npy"]))
+                assert (expect != -1).any(), (name, buf)  # not the fill value
+
+
+def test_example_ptx_forms(suite):
+    out, _ = suite
+
+    def ptx(name):
+        return open(os.path.join(out, f"{name}.ptx")).read()
+
+    ring = ptx("cluster_ring")
+    assert "st.shared::cluster.b32" in ring and ".reqnctapercluster 4, 1, 1" in ring
+    assert ring.count("mbarrier.arrive.release.cluster.shared::cluster.b64") == 2
+    assert all(".acquire.cluster." in l for l in ring.splitlines() if "mbarrier.try_wait" in l)
+    # prologue and epilogue: one cluster barrier after the inits, one after
+    # the last remote access
+    assert ring.count("barrier.cluster.wait;") == 2
+    assert ring.rindex("barrier.cluster.wait") > max(ring.rindex("mbarrier.arrive"),
+                                                     ring.rindex("st.shared::cluster"))
+    copy = ptx("bulk_copy")
+    assert "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes" in copy or \
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes" in copy
+    assert copy.index("mbarrier.arrive.expect_tx.shared.b64") < copy.index("cp.async.bulk")
+    for stages in (2, 4):
+        ring = ptx(f"producer_consumer_{stages}stage")
+        assert ring.count("mbarrier.init.shared.b64") == 2 * stages
+        assert "mbarrier.arrive.shared.b64" in ring and "mapa" not in ring
+    ops = ptx("operators")
+    assert "div.s32" in ops and "shr.s32" in ops  # (the i64 division has a div.u32 fast path)
 
 
 def test_mlir_file_kernel_must_be_launched_as_declared():

@@ -12,15 +12,17 @@ from __future__ import annotations
 from typing import Union
 
 from mlir import ir
+from mlir.dialects import nvvm
 
 from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
 from . import values as V
 from .kernel import Kernel, current_kernel, if_then, verified
-from .smem import SmemPool
+from .smem import SmemBuffer, SmemPool
 from .values import IntLike, Value
 
-__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SemLike", "ScopeLike"]
+__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "cp_async_bulk", "SemLike",
+           "ScopeLike"]
 
 #: A memory-order argument: the enum or its PTX name.
 SemLike = Union[Semantics, str, None]
@@ -246,3 +248,26 @@ def initialized_barrier(kernel: Kernel, *, count: IntLike, depth: int = 1, phase
     pool.commit()
     kernel.prologue({bar: count})
     return bar
+
+
+def cp_async_bulk(dst: SmemBuffer, src: ir.Value, *, bar: TMABar, stage: IntLike = 0,
+                  src_index: IntLike = 0, nbytes: IntLike | None = None) -> None:
+    """``cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes``:
+    copy `nbytes` (default: all of `dst`) from global memory, starting at
+    element `src_index` of `src` (elements of `dst`'s type), into the shared
+    buffer `dst`. The copy completes on barrier `stage` of `bar`: post the
+    bytes first (``bar.arrive(stage, tx_count=nbytes)``), then wait on the
+    phase. Addresses and `nbytes` must be multiples of 16 bytes."""
+    if not isinstance(dst, SmemBuffer):
+        raise TypeError(f"the destination is a shared-memory buffer, got {type(dst).__name__}")
+    if not isinstance(bar, TMABar):
+        raise TypeError(f"the copy completes on a TMABar, got {type(bar).__name__}")
+    nbytes = dst.nbytes if nbytes is None else nbytes
+    V._refuse_bool(nbytes, "nbytes")
+    if isinstance(nbytes, int) and (nbytes <= 0 or nbytes % 16 or nbytes > dst.nbytes):
+        raise ValueError(f"cp.async.bulk copies a positive multiple of 16 bytes that fits the "
+                         f"buffer ({dst.nbytes} bytes), got {nbytes}")
+    kernel = current_kernel()
+    source = kernel.element_ptr(src, src_index, dst.dtype)
+    verified(nvvm.CpAsyncBulkGlobalToSharedClusterOp(dst.ptr, source, bar.ptr_to(stage),
+                                                     V.as_i32(nbytes)))

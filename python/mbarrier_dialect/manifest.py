@@ -1,0 +1,138 @@
+"""Kernels with their inputs and expected outputs, written as a manifest that
+a GPU machine runs without MLIR (``test/gpu/run_manifest.py``, which needs
+only numpy, cuda-bindings and ``runtime.py``).
+
+    from mbarrier_dialect import manifest
+
+    case = manifest.Case(kernel,                       # a lang.Kernel (built)
+                         args=[manifest.buffer("out", fill=-1, shape=[64]),
+                               manifest.scalar(1000)],
+                         expect={"out": expected_array})
+    manifest.write([case], "build/suite")              # cubins + manifest.json
+    # on the GPU machine:  python3 test/gpu/run_manifest.py build/suite
+
+The format of ``manifest.json`` (one entry per kernel)::
+
+    {"kernels": [{"name": "k", "cubin": "k.cubin", "entry": "k",
+                  "grid": [2,1,1], "block": [32,1,1], "cluster": [2,1,1],
+                  "shared_mem": 0, "timeout_s": 60,
+                  "args": [{"kind": "buffer", "name": "out", "dtype": "int32",
+                            "shape": [64], "init": {"fill": -1}},
+                           {"kind": "scalar", "dtype": "int32", "value": 1000}],
+                  "expect": {"out": {"npy": "k.out.expect.npy"}}}]}
+
+A buffer's ``init`` is ``{"fill": v}``, ``{"arange": true}`` or ``{"npy":
+file}``; ``expect`` maps buffer names to ``{"npy": file}``. Integer outputs
+must match exactly, float outputs within rtol=1e-6. Kernel arguments are
+passed in the order of ``args`` (the kernel's parameter order).
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+import numpy as np
+
+__all__ = ["Case", "Buildable", "buffer", "scalar", "write_case", "write"]
+
+
+class Buildable(Protocol):
+    """What a case's kernel must have: a ``lang.Kernel`` has it."""
+
+    name: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    cluster: tuple[int, int, int] | None
+
+    def compile(self) -> Any:
+        """Compile to an object with ``.ptx`` and ``.cubin``."""
+
+
+@dataclass
+class Case:
+    """One kernel to run: its launch shape is the kernel's; `args` (in
+    parameter order) are :func:`buffer` and :func:`scalar` dicts; `expect`
+    maps buffer names to the arrays they must hold afterwards; `inputs`
+    maps buffer names to the arrays they start with (for ``buffer(name,
+    array)``)."""
+
+    kernel: Buildable
+    args: list[dict]
+    expect: dict[str, np.ndarray]
+    inputs: dict[str, np.ndarray] = field(default_factory=dict)
+    timeout_s: int = 60
+
+
+def buffer(name: str, array: np.ndarray | None = None, *, fill: int | float | None = None,
+           shape: Sequence[int] | None = None, dtype: str = "int32") -> dict:
+    """A device buffer argument: initialized from `array` (also give it to
+    the case's ``inputs``), or `shape` elements of `dtype` set to `fill`."""
+    if array is not None:
+        return {"kind": "buffer", "name": name, "dtype": str(array.dtype),
+                "shape": list(array.shape), "init": {"npy": f"{{case}}.{name}.npy"}}
+    if shape is None or fill is None:
+        raise ValueError(f"buffer {name!r}: give an array, or a shape and a fill value")
+    return {"kind": "buffer", "name": name, "dtype": str(np.dtype(dtype)), "shape": list(shape),
+            "init": {"fill": fill}}
+
+
+def scalar(value: int | float, dtype: str = "int32") -> dict:
+    """A scalar argument of numpy `dtype`."""
+    if isinstance(value, bool):
+        raise TypeError("a scalar argument is an int or a float, not a bool")
+    return {"kind": "scalar", "dtype": str(np.dtype(dtype)), "value": value}
+
+
+def write_case(case: Case, out_dir: str) -> dict:
+    """Compile `case`'s kernel into ``out_dir`` (``NAME.cubin``,
+    ``NAME.ptx``, the input and expected ``.npy`` files) and return its
+    manifest entry."""
+    k = case.kernel
+    compiled = k.compile()
+    with open(os.path.join(out_dir, f"{k.name}.cubin"), "wb") as f:
+        f.write(compiled.cubin)
+    with open(os.path.join(out_dir, f"{k.name}.ptx"), "w") as f:
+        f.write(compiled.ptx)
+    args = []
+    for arg in case.args:
+        arg = dict(arg)
+        if arg.get("kind") == "buffer" and "npy" in arg["init"]:
+            name = arg["init"]["npy"].format(case=k.name)
+            np.save(os.path.join(out_dir, name), case.inputs[arg["name"]])
+            arg["init"] = {"npy": name}
+        args.append(arg)
+    buffers = {a["name"]: a for a in args if a.get("kind") == "buffer"}
+    expect = {}
+    for name, array in case.expect.items():
+        if name not in buffers:
+            raise ValueError(f"{k.name}: expect names {name!r}, which is not a buffer argument")
+        array = np.asarray(array)
+        spec = buffers[name]
+        if array.dtype != np.dtype(spec["dtype"]) or array.size != int(np.prod(spec["shape"])):
+            raise ValueError(f"{k.name}: expected {name} is {array.dtype}{list(array.shape)}, "
+                             f"the buffer {spec['dtype']}{spec['shape']}")
+        file = f"{k.name}.{name}.expect.npy"
+        np.save(os.path.join(out_dir, file), array)
+        expect[name] = {"npy": file}
+    return {
+        "name": k.name, "cubin": f"{k.name}.cubin", "entry": k.name,
+        "grid": list(k.grid), "block": list(k.block),
+        "cluster": list(k.cluster) if k.cluster else None, "shared_mem": 0,
+        "timeout_s": case.timeout_s, "args": args, "expect": expect,
+    }
+
+
+def write(cases: Sequence[Case], out_dir: str) -> dict:
+    """Write every case and ``out_dir/manifest.json``; returns the manifest."""
+    os.makedirs(out_dir, exist_ok=True)
+    entries = [write_case(case, out_dir) for case in cases]
+    names = [e["name"] for e in entries]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"kernel names must be unique in a manifest: {duplicates}")
+    manifest = {"kernels": entries}
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    return manifest
