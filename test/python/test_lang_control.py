@@ -277,3 +277,26 @@ def test_multi_dimensional_buffer_index():
             pool.commit()
             ring.load((1,))
     assert isinstance(call_ir[0], ir.Value)
+
+
+def test_an_error_handled_inside_the_kernel_leaves_it_well_formed():
+    """A ValueError raised in the body of if_then / if_else / for_range and
+    handled by the caller leaves every region terminated: the kernel still
+    verifies and compiles."""
+    with Kernel("k", block=32, cluster=2, params=[("out", "ptr")]) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        k.prologue({bar: 1})
+        for build in (lambda: if_then(k.is_thread(0)), lambda: for_range(0, 4, carry=[0])):
+            with pytest.raises(ValueError, match="barrier index 3"):
+                with build():
+                    bar.arrive(3)
+        branch = if_else(k.is_thread(1))
+        with pytest.raises(ValueError, match="phase must be 0 or 1"):
+            with branch.then():
+                bar.wait(0, 2)
+        with branch.otherwise():
+            bar.arrive(0)
+        k.store(1, k.param("out"), 0)
+    assert k.compile().ptx

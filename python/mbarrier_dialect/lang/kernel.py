@@ -412,8 +412,10 @@ def if_then(cond: ir.Value) -> Iterator[None]:
     where the i1 `pred` holds. A Python bool is a ``TypeError``."""
     op = scf.IfOp(V.as_i1(cond))
     with ir.InsertionPoint(op.then_block):
-        yield
-        scf.YieldOp([])
+        try:
+            yield
+        finally:  # (also when the body raised: the kernel stays well-formed)
+            scf.YieldOp([])
 
 
 class IfElse:
@@ -447,12 +449,15 @@ class IfElse:
         try:
             with ir.InsertionPoint(block):
                 yield
+        except BaseException:
+            self._yields[name] = None  # the branch is abandoned: terminate it
+            raise
         finally:
             self._branch = None
             self._done.add(name)
-        if self._yields[name] is None:
-            with ir.InsertionPoint(block):
-                scf.YieldOp([])
+            if self._yields[name] is None:
+                with ir.InsertionPoint(block):
+                    scf.YieldOp([])
 
     def then(self) -> ContextManager[None]:
         """``with branch.then():`` the code that runs where the condition holds."""
@@ -602,7 +607,14 @@ def for_range(lower: IntLike, upper: IntLike, step: IntLike = 1,
     op = scf.ForOp(lower, upper, step, _carry(carry))
     loop = Loop(op)
     with ir.InsertionPoint(op.body):
-        yield loop
+        try:
+            yield loop
+        except BaseException:
+            # The body raised: terminate it anyway, so that a caller that
+            # handles the error still has a well-formed kernel.
+            loop._next = loop._next or list(loop.carry)
+            loop._terminate()
+            raise
         loop._terminate()
 
 
