@@ -206,7 +206,8 @@ def test_break_or_return_in_a_range_body_fails_the_kernel(leave):
                 break
             return
 
-    with pytest.raises(RuntimeError, match=r"loop body was left early \(break or return\)"):
+    with pytest.raises(RuntimeError, match=r"test_lang_control\.py:\d+:\d+: a lang.range loop "
+                       r"body was left early \(break or return\)"):
         with Kernel("k", block=32, params=[("out", "ptr"), ("n", "i32")]) as k:
             body(k)
 

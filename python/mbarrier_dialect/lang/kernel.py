@@ -663,8 +663,10 @@ class Range:
                 # loop so the IR stays well-formed, and make the kernel fail.
                 loop._next = loop._next or list(loop.carry)
                 if kernel is not None and kernel._deferred_error is None:
+                    where = _file_line(op.location)
                     kernel._deferred_error = (
-                        "a lang.range loop body was left early (break or return): the body "
+                        (f"{where}: " if where else "")
+                        + "a lang.range loop body was left early (break or return): the body "
                         "is built once, at build time, so Python's break/return cannot end "
                         "the loop when the kernel runs; guard code with if_then instead")
             try:

@@ -435,7 +435,9 @@ class Value(ir.Value):
 
     A Value has no Python truth value: ``if v:``, ``not v``, ``v and w``
     raise ``TypeError`` (use ``if_then``/``if_else``/``select``), and so do
-    ``int(v)`` and ``range(v)`` (use ``for_range``/``range``).
+    ``int(v)`` and ``range(v)`` (use ``for_range``/``range``). Since ``==``
+    builds a comparison, test identity with ``is``; a Value is hashable (by
+    the IR value) but is no dict key or ``in`` operand.
     """
 
     __hash__ = ir.Value.__hash__
