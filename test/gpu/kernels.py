@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from mlir import ir
 
-from mbarrier_dialect import manifest, register_dialect
+from mbarrier_dialect import register_dialect
 from mbarrier_dialect.lang import (Kernel, MBarrier, for_range, if_else, if_then,
                                    initialized_barrier, unrolled_range)
 from mbarrier_dialect.manifest import Case, buffer, scalar

@@ -5,7 +5,7 @@ of another CTA of the cluster is reached with ``buffer.remote(rank)``
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Callable, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from mlir import ir
 from mlir.dialects import llvm, nvvm
