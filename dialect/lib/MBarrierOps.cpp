@@ -238,9 +238,7 @@ static LogicalResult verifySem(Operation *op, std::optional<Semantics> sem,
   return diag;
 }
 
-static LogicalResult verifyPhase(Operation *op, Value phase, int32_t offset) {
-  if (offset != 0 && offset != 1)
-    return op->emitOpError() << "phase_offset must be 0 or 1, got " << offset;
+static LogicalResult verifyPhase(Operation *op, Value phase) {
   std::optional<int64_t> p = getConstant(phase);
   if (p && *p != 0 && *p != 1)
     return op->emitOpError() << "phase must be 0 or 1, got " << *p;
@@ -271,7 +269,7 @@ LogicalResult RemoteViewOp::verify() {
   if (static_cast<bool>(getRank()) == getCtaRank().has_value())
     return emitOpError()
            << "needs exactly one CTA rank: an i32 operand or a cta_rank attribute";
-  // I32Attr reads back unsigned: take the signed value so -1 is caught.
+  // A negative attribute is ODS's to reject (MBarrier_CtaRankAttr).
   std::optional<int64_t> rank =
       getCtaRankAttr() ? std::optional<int64_t>(getCtaRankAttr().getInt())
                        : getConstant(getRank());
@@ -365,7 +363,7 @@ template <typename WaitOp>
 static LogicalResult verifyWait(WaitOp op) {
   if (failed(verifyOwner(op, op.getBarriers(), "waited on")) ||
       failed(verifyIndex(op, op.getBarriers(), op.getIndex())) ||
-      failed(verifyPhase(op, op.getPhase(), op.getPhaseOffset())))
+      failed(verifyPhase(op, op.getPhase())))
     return failure();
   return verifySem(op, op.getSem(), Semantics::acquire, Semantics::relaxed,
                    "an mbarrier wait");
@@ -380,8 +378,6 @@ LogicalResult TestWaitOp::verify() { return verifyWait(*this); }
 //===----------------------------------------------------------------------===//
 
 LogicalResult Tcgen05CommitOp::verify() {
-  if (getCtaGroup() != 1 && getCtaGroup() != 2)
-    return emitOpError() << "cta_group must be 1 or 2, got " << getCtaGroup();
   if (isRemote(getBarriers()) && getCtaGroup() != 2)
     return emitOpError() << "with cta_group = 1 cannot target a remote view; "
                             "signal other CTAs with the multicast mask (a "

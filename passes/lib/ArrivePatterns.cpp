@@ -15,69 +15,48 @@ using namespace mlir::mbarrier::lowering;
 
 namespace {
 
-/// Operands and memory order common to both arrive ops, resolved once.
+/// The NVVM arrive of `mbarrier.arrive`: count, sem and scope as the op says.
+void emitArrive(ArriveOp op, ArriveOp::Adaptor adaptor, Value addr,
+                NVVM::MemScopeKind scope, bool relaxed, OpBuilder &b,
+                Location loc) {
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), addr, adaptor.getCount(),
+                                 scope, relaxed);
+}
+
+/// The NVVM arrive of `mbarrier.arrive_expect_tx`. PTX's arrive.expect_tx
+/// has no count: with one, `nvvm.mbarrier.expect_tx` then the counted
+/// `nvvm.mbarrier.arrive` (the phase cannot complete in between: this
+/// thread's own arrival is still pending).
+void emitArrive(ArriveExpectTxOp op, ArriveExpectTxOp::Adaptor adaptor,
+                Value addr, NVVM::MemScopeKind scope, bool relaxed,
+                OpBuilder &b, Location loc) {
+  if (!adaptor.getCount()) {
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), addr,
+                                           adaptor.getBytes(), scope, relaxed,
+                                           /*predicate=*/Value());
+    return;
+  }
+  NVVM::MBarrierExpectTxOp::create(b, loc, addr, adaptor.getBytes(), scope);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), addr, adaptor.getCount(),
+                                 scope, relaxed);
+}
+
+/// `mbarrier.arrive` / `mbarrier.arrive_expect_tx` -> the NVVM arrive on
+/// ptr<3> (local) or on the mapa'd ptr<7> (cluster form), under `if %pred`.
 template <typename SourceOp>
-struct ArriveParts {
-  BarrierRef ref;
-  NVVM::MemScopeKind scope;
-  bool relaxed;
+struct ArriveLowering : BarrierOpLowering<SourceOp> {
+  using BarrierOpLowering<SourceOp>::BarrierOpLowering;
+  using OpAdaptor = typename SourceOp::Adaptor;
 
-  ArriveParts(SourceOp op, typename SourceOp::Adaptor adaptor, OpBuilder &b)
-      : ref(resolveBarrier(b, op.getLoc(), op.getBarriers().getType(),
-                           adaptor.getBarriers(), adaptor.getIndex(),
-                           adaptor.getCtaId())),
-        scope(toNVVM(op.getEffectiveScope())),
-        relaxed(op.getEffectiveSem() == Semantics::relaxed) {}
-};
-
-/// `mbarrier.arrive` -> `nvvm.mbarrier.arrive` on ptr<3> (local) or on the
-/// mapa'd ptr<7> (cluster form), with the op's count, sem and scope.
-struct ArriveLowering : ConvertOpToLLVMPattern<ArriveOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(ArriveOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ArriveParts<ArriveOp> parts(op, adaptor, rewriter);
-    Value count = adaptor.getCount();
+  LogicalResult rewrite(SourceOp op, OpAdaptor adaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
+    NVVM::MemScopeKind scope = toNVVM(op.getEffectiveScope());
+    bool relaxed = op.getEffectiveSem() == Semantics::relaxed;
     emitPredicated(rewriter, op.getLoc(), adaptor.getPred(),
                    [&](OpBuilder &b, Location loc) {
-                     Value addr = addressFor(b, loc, parts.ref);
-                     NVVM::MBarrierArriveOp::create(b, loc, Type(), addr, count,
-                                                    parts.scope, parts.relaxed);
+                     emitArrive(op, adaptor, addressFor(b, loc, ref), scope,
+                                relaxed, b, loc);
                    });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// `mbarrier.arrive_expect_tx` -> `nvvm.mbarrier.arrive.expect_tx`; with a
-/// count (which the PTX instruction lacks), `nvvm.mbarrier.expect_tx` then
-/// `nvvm.mbarrier.arrive` with that count. The phase cannot complete between
-/// the two: this thread's own arrival is still pending.
-struct ArriveExpectTxLowering : ConvertOpToLLVMPattern<ArriveExpectTxOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(ArriveExpectTxOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ArriveParts<ArriveExpectTxOp> parts(op, adaptor, rewriter);
-    Value bytes = adaptor.getBytes();
-    Value count = adaptor.getCount();
-    emitPredicated(
-        rewriter, op.getLoc(), adaptor.getPred(),
-        [&](OpBuilder &b, Location loc) {
-          Value addr = addressFor(b, loc, parts.ref);
-          if (!count) {
-            NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), addr, bytes,
-                                                   parts.scope, parts.relaxed,
-                                                   /*predicate=*/Value());
-            return;
-          }
-          NVVM::MBarrierExpectTxOp::create(b, loc, addr, bytes, parts.scope);
-          NVVM::MBarrierArriveOp::create(b, loc, Type(), addr, count,
-                                         parts.scope, parts.relaxed);
-        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -85,18 +64,13 @@ struct ArriveExpectTxLowering : ConvertOpToLLVMPattern<ArriveExpectTxOp> {
 
 /// `mbarrier.expect_tx` -> `nvvm.mbarrier.expect_tx` (always .relaxed), on
 /// the mapa'd ptr<7> through a remote view.
-struct ExpectTxLowering : ConvertOpToLLVMPattern<ExpectTxOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ExpectTxLowering : BarrierOpLowering<ExpectTxOp> {
+  using BarrierOpLowering::BarrierOpLowering;
 
-  LogicalResult
-  matchAndRewrite(ExpectTxOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    BarrierRef ref =
-        resolveBarrier(rewriter, loc, op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
+  LogicalResult rewrite(ExpectTxOp op, OpAdaptor adaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::MBarrierExpectTxOp>(
-        op, addressFor(rewriter, loc, ref), adaptor.getBytes(),
+        op, addressFor(rewriter, op.getLoc(), ref), adaptor.getBytes(),
         toNVVM(op.getEffectiveScope()));
     return success();
   }
@@ -106,6 +80,6 @@ struct ExpectTxLowering : ConvertOpToLLVMPattern<ExpectTxOp> {
 
 void lowering::populateArrivePatterns(LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns) {
-  patterns.add<ArriveLowering, ArriveExpectTxLowering, ExpectTxLowering>(
-      converter);
+  patterns.add<ArriveLowering<ArriveOp>, ArriveLowering<ArriveExpectTxOp>,
+               ExpectTxLowering>(converter);
 }

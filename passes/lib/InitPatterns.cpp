@@ -8,15 +8,11 @@ using namespace mlir::mbarrier::lowering;
 namespace {
 
 /// `mbarrier.init` -> `nvvm.mbarrier.init` on the ptr<3> (mbarrier.init.shared.b64).
-struct InitLowering : ConvertOpToLLVMPattern<InitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct InitLowering : BarrierOpLowering<InitOp> {
+  using BarrierOpLowering::BarrierOpLowering;
 
-  LogicalResult
-  matchAndRewrite(InitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    BarrierRef ref =
-        resolveBarrier(rewriter, op.getLoc(), op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
+  LogicalResult rewrite(InitOp op, OpAdaptor adaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::MBarrierInitOp>(
         op, ref.localAddr, adaptor.getCount(), /*predicate=*/Value());
     return success();
@@ -37,15 +33,11 @@ struct FenceInitLowering : ConvertOpToLLVMPattern<FenceInitOp> {
 };
 
 /// `mbarrier.inval` -> `nvvm.mbarrier.inval` (mbarrier.inval.shared.b64).
-struct InvalLowering : ConvertOpToLLVMPattern<InvalOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct InvalLowering : BarrierOpLowering<InvalOp> {
+  using BarrierOpLowering::BarrierOpLowering;
 
-  LogicalResult
-  matchAndRewrite(InvalOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    BarrierRef ref =
-        resolveBarrier(rewriter, op.getLoc(), op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
+  LogicalResult rewrite(InvalOp op, OpAdaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::MBarrierInvalOp>(op, ref.localAddr);
     return success();
   }

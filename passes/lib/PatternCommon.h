@@ -11,9 +11,11 @@
 
 namespace mlir::mbarrier::lowering {
 
-/// The address spaces of the two barrier homes (NVPTX numbering).
-inline constexpr unsigned kSharedCTA = 3;
-inline constexpr unsigned kSharedCluster = 7;
+/// The address spaces of the two barrier homes (NVVM's own numbering).
+inline constexpr unsigned kSharedCTA =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+inline constexpr unsigned kSharedCluster =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 
 /// A resolved barrier operand: the owner-local pointer to barrier `index`
 /// and, for a cluster-form access, the target CTA rank.
@@ -32,6 +34,39 @@ BarrierRef resolveBarrier(OpBuilder &b, Location loc, Type sourceType,
 /// The address an instruction takes: ptr<3> for a local access, the
 /// `nvvm.mapa` of it (ptr<7>) for a cluster-form one.
 Value addressFor(OpBuilder &b, Location loc, const BarrierRef &ref);
+
+namespace detail {
+template <typename Adaptor>
+auto ctaIdOf(Adaptor &adaptor, int) -> decltype(adaptor.getCtaId()) {
+  return adaptor.getCtaId();
+}
+template <typename Adaptor>
+Value ctaIdOf(Adaptor &, long) {
+  return {};
+}
+} // namespace detail
+
+/// The lowering of an op that addresses `barriers[index]` (and, for the
+/// arrive ops, `on %cta`): resolves the barrier once and hands the subclass
+/// the BarrierRef.
+template <typename SourceOp>
+struct BarrierOpLowering : ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    BarrierRef ref = resolveBarrier(
+        rewriter, op.getLoc(), op.getBarriers().getType(),
+        adaptor.getBarriers(), adaptor.getIndex(), detail::ctaIdOf(adaptor, 0));
+    return rewrite(op, adaptor, ref, rewriter);
+  }
+
+  virtual LogicalResult rewrite(SourceOp op, OpAdaptor adaptor,
+                                const BarrierRef &ref,
+                                ConversionPatternRewriter &rewriter) const = 0;
+};
 
 /// Runs `body` under `if %pred` (an scf.if, so the pass composes with
 /// structured control flow); runs it unconditionally when `pred` is null.

@@ -14,15 +14,12 @@ namespace {
 /// that address: NVVM's commit takes only a shared::cta or a generic pointer,
 /// and the NVPTX backend prints `.shared::cluster` for both, so a generic
 /// (cvta'd) address would be wrong there.
-struct Tcgen05CommitLowering : ConvertOpToLLVMPattern<Tcgen05CommitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct Tcgen05CommitLowering : BarrierOpLowering<Tcgen05CommitOp> {
+  using BarrierOpLowering::BarrierOpLowering;
 
-  LogicalResult
-  matchAndRewrite(Tcgen05CommitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    BarrierRef ref =
-        resolveBarrier(rewriter, op.getLoc(), op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
+  LogicalResult rewrite(Tcgen05CommitOp op, OpAdaptor adaptor,
+                        const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
     auto group = op.getCtaGroup() == 2 ? NVVM::CTAGroupKind::CTA_2
                                        : NVVM::CTAGroupKind::CTA_1;
     if (ref.isCluster()) {

@@ -97,17 +97,12 @@ struct RemoteViewLowering : ConvertOpToLLVMPattern<RemoteViewOp> {
 };
 
 /// `mbarrier.ptr` -> a GEP (ptr<3>), plus `nvvm.mapa` for a remote view (ptr<7>).
-struct PtrLowering : ConvertOpToLLVMPattern<PtrOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct PtrLowering : BarrierOpLowering<PtrOp> {
+  using BarrierOpLowering::BarrierOpLowering;
 
-  LogicalResult
-  matchAndRewrite(PtrOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    BarrierRef ref =
-        resolveBarrier(rewriter, loc, op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
-    rewriter.replaceOp(op, addressFor(rewriter, loc, ref));
+  LogicalResult rewrite(PtrOp op, OpAdaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, addressFor(rewriter, op.getLoc(), ref));
     return success();
   }
 };

@@ -11,44 +11,40 @@ namespace {
 
 /// The parity the instruction waits for: `phase ^ phase_offset`.
 template <typename SourceOp>
-static Value parityOf(SourceOp op, Value phase, OpBuilder &b) {
+Value parityOf(SourceOp op, Value phase, OpBuilder &b) {
   if (op.getPhaseOffset() == 0)
     return phase;
   return LLVM::XOrOp::create(b, op.getLoc(), phase,
                              i32Constant(b, op.getLoc(), op.getPhaseOffset()));
 }
 
+/// One test of the phase, in parity form, with the op's sem and scope:
+/// `mbarrier.try_wait.parity{.sem}{.scope}.shared::cta.b64` for wait and
+/// try_wait, `mbarrier.test_wait.parity...` for test_wait.
 template <typename SourceOp>
-static bool isRelaxed(SourceOp op) {
-  return op.getSem() == Semantics::relaxed;
-}
-
-/// One `nvvm.mbarrier.try_wait` in parity form
-/// (mbarrier.try_wait.parity{.sem}{.scope}.shared::cta.b64).
-template <typename SourceOp>
-static Value emitTryWait(SourceOp op, Value addr, Value parity, OpBuilder &b,
-                         Location loc) {
-  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), addr, parity,
-                                         /*ticks=*/Value(), toNVVM(op.getEffectiveScope()),
-                                         isRelaxed(op));
+Value emitTest(SourceOp op, Value addr, Value parity, OpBuilder &b,
+               Location loc) {
+  NVVM::MemScopeKind scope = toNVVM(op.getEffectiveScope());
+  bool relaxed = op.getSem() == Semantics::relaxed;
+  if constexpr (std::is_same_v<SourceOp, TestWaitOp>)
+    return NVVM::MBarrierTestWaitOp::create(b, loc, b.getI1Type(), addr,
+                                            parity, scope, relaxed);
+  else
+    return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), addr, parity,
+                                           /*ticks=*/Value(), scope, relaxed);
 }
 
 /// `mbarrier.wait` -> an scf.while around try_wait.parity until it succeeds.
-struct WaitLowering : ConvertOpToLLVMPattern<WaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct WaitLowering : BarrierOpLowering<WaitOp> {
+  using BarrierOpLowering::BarrierOpLowering;
 
-  LogicalResult
-  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    BarrierRef ref =
-        resolveBarrier(rewriter, loc, op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
+  LogicalResult rewrite(WaitOp op, OpAdaptor adaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
     Value parity = parityOf(op, adaptor.getPhase(), rewriter);
     scf::WhileOp::create(
-        rewriter, loc, TypeRange{}, ValueRange{},
+        rewriter, op.getLoc(), TypeRange{}, ValueRange{},
         [&](OpBuilder &b, Location l, ValueRange) {
-          Value ready = emitTryWait(op, ref.localAddr, parity, b, l);
+          Value ready = emitTest(op, ref.localAddr, parity, b, l);
           Value notReady = LLVM::XOrOp::create(
               b, l, ready,
               LLVM::ConstantOp::create(b, l, b.getI1Type(), b.getBoolAttr(true)));
@@ -62,38 +58,17 @@ struct WaitLowering : ConvertOpToLLVMPattern<WaitOp> {
   }
 };
 
-/// `mbarrier.try_wait` -> one `nvvm.mbarrier.try_wait` (parity form), i1.
-struct TryWaitLowering : ConvertOpToLLVMPattern<TryWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// `mbarrier.try_wait` / `mbarrier.test_wait` -> one NVVM test, an i1.
+template <typename SourceOp>
+struct SingleTestLowering : BarrierOpLowering<SourceOp> {
+  using BarrierOpLowering<SourceOp>::BarrierOpLowering;
+  using OpAdaptor = typename SourceOp::Adaptor;
 
-  LogicalResult
-  matchAndRewrite(TryWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    BarrierRef ref =
-        resolveBarrier(rewriter, loc, op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
+  LogicalResult rewrite(SourceOp op, OpAdaptor adaptor, const BarrierRef &ref,
+                        ConversionPatternRewriter &rewriter) const override {
     Value parity = parityOf(op, adaptor.getPhase(), rewriter);
-    rewriter.replaceOp(op, emitTryWait(op, ref.localAddr, parity, rewriter, loc));
-    return success();
-  }
-};
-
-/// `mbarrier.test_wait` -> `nvvm.mbarrier.test.wait` (parity form), i1.
-struct TestWaitLowering : ConvertOpToLLVMPattern<TestWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(TestWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    BarrierRef ref =
-        resolveBarrier(rewriter, loc, op.getBarriers().getType(),
-                       adaptor.getBarriers(), adaptor.getIndex());
-    Value parity = parityOf(op, adaptor.getPhase(), rewriter);
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierTestWaitOp>(
-        op, rewriter.getI1Type(), ref.localAddr, parity, toNVVM(op.getEffectiveScope()),
-        isRelaxed(op));
+    rewriter.replaceOp(
+        op, emitTest(op, ref.localAddr, parity, rewriter, op.getLoc()));
     return success();
   }
 };
@@ -102,5 +77,6 @@ struct TestWaitLowering : ConvertOpToLLVMPattern<TestWaitOp> {
 
 void lowering::populateWaitPatterns(LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns) {
-  patterns.add<WaitLowering, TryWaitLowering, TestWaitLowering>(converter);
+  patterns.add<WaitLowering, SingleTestLowering<TryWaitOp>,
+               SingleTestLowering<TestWaitOp>>(converter);
 }

@@ -139,7 +139,7 @@ func.func @test_wait_phase_not_0_or_1(%g: !mbarrier.group<1>, %i: index) -> i1 {
 // -----
 
 func.func @phase_offset_not_0_or_1(%g: !mbarrier.group<1>, %i: index, %phase: i32) {
-  // expected-error @+1 {{phase_offset must be 0 or 1, got 3}}
+  // expected-error @+1 {{attribute 'phase_offset' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 1}}
   mbarrier.wait %g[%i], %phase {phase_offset = 3 : i32} : !mbarrier.group<1>
   return
 }
@@ -181,9 +181,18 @@ gpu.module @kernels {
 
 // -----
 
-func.func @negative_cta_rank_out_of_range(%g: !mbarrier.group<1>) {
-  // expected-error @+1 {{CTA rank -1 is out of range: ranks are non-negative}}
+func.func @negative_cta_rank_attribute(%g: !mbarrier.group<1>) {
+  // expected-error @+1 {{attribute 'cta_rank' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
   %r = mbarrier.remote_view %g, cta_rank -1 : !mbarrier.group<1>
+  return
+}
+
+// -----
+
+func.func @negative_cta_rank_operand(%g: !mbarrier.group<1>) {
+  %minus1 = arith.constant -1 : i32
+  // expected-error @+1 {{CTA rank -1 is out of range: ranks are non-negative}}
+  %r = mbarrier.remote_view %g, %minus1 : !mbarrier.group<1>
   return
 }
 
@@ -246,7 +255,7 @@ func.func @tcgen05_commit_cta_group_1_through_remote_view(%r: !mbarrier.remote<1
 // -----
 
 func.func @tcgen05_commit_cta_group_1_or_2(%g: !mbarrier.group<1>, %i: index) {
-  // expected-error @+1 {{cta_group must be 1 or 2, got 3}}
+  // expected-error @+1 {{attribute 'cta_group' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 2}}
   mbarrier.tcgen05_commit %g[%i] {cta_group = 3 : i32} : !mbarrier.group<1>
   return
 }

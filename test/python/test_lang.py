@@ -110,7 +110,8 @@ MISUSE = [
     (lambda b: b.arrive(0, cta_id=-1),
      "'mbarrier.arrive' op CTA rank -1 is out of range: ranks are non-negative"),
     (lambda b: b.remote_view(-3),
-     "'mbarrier.remote_view' op CTA rank -3 is out of range: ranks are non-negative"),
+     "'mbarrier.remote_view' op attribute 'cta_rank' failed to satisfy constraint: "
+     "32-bit signless integer attribute whose value is non-negative"),
     (lambda b: b.arrive(0, sem=Semantics.acquire),
      "'mbarrier.arrive' op sem acquire cannot be expressed by an mbarrier arrive, "
      "which is release or relaxed"),
@@ -167,8 +168,9 @@ def test_group_and_phase_offset_rules_come_from_cpp():
                        r"least one barrier$"):
         with Kernel("k", block=32) as k:
             MBarrier(k.smem_pool(), 0)
-    with pytest.raises(ValueError, match=r":\d+:\d+: 'mbarrier.wait' op phase_offset must be 0 "
-                       r"or 1, got 2$"):
+    with pytest.raises(ValueError, match=r":\d+:\d+: 'mbarrier.wait' op attribute 'phase_offset' "
+                       r"failed to satisfy constraint: 32-bit signless integer attribute whose "
+                       r"minimum value is 0 whose maximum value is 1$"):
         with Kernel("k", block=32) as k:
             pool = k.smem_pool()
             bar = MBarrier(pool, 1, phase_offset=2)
@@ -177,8 +179,9 @@ def test_group_and_phase_offset_rules_come_from_cpp():
 
 
 def test_tcgen05_rules_come_from_cpp():
-    with pytest.raises(ValueError, match=r"'mbarrier.tcgen05_commit' op cta_group must be 1 or 2, "
-                       r"got 3$"):
+    with pytest.raises(ValueError, match=r"'mbarrier.tcgen05_commit' op attribute 'cta_group' "
+                       r"failed to satisfy constraint: 32-bit signless integer attribute whose "
+                       r"minimum value is 1 whose maximum value is 2$"):
         with Kernel("k", block=32, cluster=2) as k:
             pool = k.smem_pool()
             bar = TCGen05Bar(pool, 1)

@@ -18,6 +18,12 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 def MBarrier_SharedPtr : LLVM_PointerInAddressSpace<3>;
 def MBarrier_SharedClusterPtr : LLVM_PointerInAddressSpace<7>;
 
+// Attribute constraints ODS states itself (declarative first; the C++
+// verifiers keep the rules that span operands).
+def MBarrier_PhaseOffsetAttr : ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<1>]>;
+def MBarrier_CtaGroupAttr : ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>;
+def MBarrier_CtaRankAttr : ConfinedAttr<I32Attr, [IntNonNegative]>;
+
 // A barrier operand that the op reads and writes (arrive, wait, init, ...):
 // the effects keep such ops in order and out of CSE.
 defvar BarrierRW = Arg<MBarrier_AnyBarrier, "the barrier group or remote view",
@@ -90,7 +96,7 @@ def MBarrier_RemoteViewOp : MBarrier_Op<"remote_view",
     ```
   }];
   let arguments = (ins MBarrier_AnyBarrier:$barriers, Optional<I32>:$rank,
-                       OptionalAttr<I32Attr>:$cta_rank);
+                       OptionalAttr<MBarrier_CtaRankAttr>:$cta_rank);
   let results = (outs MBarrier_RemoteType:$result);
   let assemblyFormat = [{
     $barriers `,` ($rank^) : (`cta_rank` $cta_rank)? attr-dict `:` type($barriers)
@@ -315,7 +321,7 @@ def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx"> {
 class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
     : MBarrier_Op<mnemonic> {
   let arguments = (ins BarrierRW:$barriers, Index:$index, I32:$phase,
-                       DefaultValuedAttr<I32Attr, "0">:$phase_offset,
+                       DefaultValuedAttr<MBarrier_PhaseOffsetAttr, "0">:$phase_offset,
                        OptionalAttr<MBarrier_SemanticsAttr>:$sem,
                        OptionalAttr<MBarrier_ScopeAttr>:$scope);
   let results = resultDag;
@@ -429,7 +435,7 @@ def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit"> {
     ```
   }];
   let arguments = (ins BarrierRW:$barriers, Index:$index, Optional<I16>:$mask,
-                       DefaultValuedAttr<I32Attr, "1">:$cta_group);
+                       DefaultValuedAttr<MBarrier_CtaGroupAttr, "1">:$cta_group);
   let assemblyFormat = "$barriers `[` $index `]` (`multicast` $mask^)? attr-dict `:` type($barriers)";
   let hasVerifier = 1;
 }
