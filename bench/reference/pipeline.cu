@@ -1,5 +1,5 @@
-// Hand-written reference of the GPU suite's pipeline kernel (test/gpu/kernels.py,
-// `pipeline(stages=4)`), for the compile-time comparison:
+// Hand-written reference of examples/producer_consumer.py (`build(stages=4)`),
+// for the compile-time comparison:
 //   nvcc -O3 -arch=sm_90 -cubin -o pipeline.cubin pipeline.cu
 // Warp 0 produces 32-int items into a ring of STAGES shared slots, warp 1
 // consumes them (v -> 3 v + 1), with full/empty mbarrier pairs.

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
-
 from mlir import ir
 from mlir.passmanager import PassManager
 
@@ -99,6 +97,8 @@ class CompiledKernel:
         if not cubin:
             raise CompileError("launch() needs the cubin: compile with emit='cubin'")
         rt.require_gpu(device)
+        import numpy as np
+
         buffers = []
         try:
             with rt.Module.load(cubin) as module:
@@ -210,12 +210,16 @@ def _target_chip(target) -> str:
     return found.group(1) if found else "sm_50"  # NVVMTargetAttr's default
 
 
-_SCALARS = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-            "f16": np.float16, "f32": np.float32, "f64": np.float64}
+# Scalar parameter types launch() converts to (numpy names; numpy is imported
+# only by launch(), so that `mbarrier-compile` starts without it).
+_SCALARS = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+            "f16": "float16", "f32": "float32", "f64": "float64"}
 
 
 def _launch_arg(kernel: str, i: int, param: str, arg: Any) -> Any:
     """`arg` as the runtime passes it for a parameter of MLIR type `param`."""
+    import numpy as np
+
     from .runtime import DeviceBuffer
 
     what = f"kernel {kernel!r} argument {i} ({param})"
