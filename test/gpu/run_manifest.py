@@ -6,20 +6,10 @@
 Needs only the standard library, numpy, cuda-bindings and
 ``python/mbarrier_dialect/runtime.py`` (loaded by path, so neither MLIR nor
 this project has to be installed on the GPU machine).  ``MANIFEST_DIR/
-manifest.json`` lists the kernels::
-
-    {"kernels": [{"name": "k", "cubin": "k.cubin", "entry": "k",
-                  "grid": [2,1,1], "block": [32,1,1], "cluster": [2,1,1],
-                  "shared_mem": 0, "timeout_s": 60,
-                  "args": [{"kind": "buffer", "name": "out", "dtype": "int32",
-                            "shape": [64], "init": {"fill": -1}},
-                           {"kind": "scalar", "dtype": "int32", "value": 1000}],
-                  "expect": {"out": {"npy": "k.out.npy"}}}]}
-
-A buffer's ``init`` is ``{"fill": v}``, ``{"arange": true}`` or ``{"npy":
-file}`` (zeros when absent); an ``expect`` entry is ``{"npy": file}``,
-``{"fill": v}`` or ``{"values": [...]}``.  Integer outputs must match
-exactly, float outputs within rtol=1e-6.
+manifest.json`` lists the kernels, in the format that
+``python/mbarrier_dialect/manifest.py`` documents and writes (``init`` may
+also be ``{"arange": true}``, and ``expect`` ``{"fill": v}`` or
+``{"values": [...]}``, for hand-written manifests such as the edge cases).
 
 Every kernel runs in a child process (this script with ``--child``) under
 its ``timeout_s``, so a barrier that never completes is reported as HANG and
