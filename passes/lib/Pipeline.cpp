@@ -23,6 +23,9 @@ using namespace mlir::mbarrier;
 
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
+  // The synchronization checker first, on the IR as the user wrote it.
+  if (options.checkSync)
+    pm.addPass(createMBarrierCheckSync());
   MBarrierAttachTargetOptions attach;
   attach.chip = options.chip;
   attach.features = options.features;
@@ -60,6 +63,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.chip = chip;
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
+    options.checkSync = checkSync;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -77,6 +81,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                        clEnumValN(OptLevel::O1, "1", "-O1"),
                        clEnumValN(OptLevel::O2, "2", "-O2"),
                        clEnumValN(OptLevel::O3, "3", "-O3"))};
+  Option<bool> checkSync{
+      *this, "check-sync",
+      llvm::cl::desc("Run mbarrier-check-sync first (errors stop the "
+                     "pipeline, warnings are reported)"),
+      llvm::cl::init(MBarrierToPTXOptions().checkSync)};
 };
 } // namespace
 
@@ -87,6 +96,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registered = true;
   registerConvertMBarrierToNVVM();
   registerMBarrierAttachTarget();
+  registerMBarrierCheckSync();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "

@@ -12,7 +12,10 @@ def _ptx(build, cluster=2):
     with Kernel("k", block=128, cluster=cluster) as k:
         pool = k.smem_pool()
         bars = build(pool, k)
-    return k, k.compile().ptx
+    # Instruction-form tests: the snippets are not barrier protocols (every
+    # thread arrives on a count-1 barrier), which the synchronization
+    # checker rejects; it is not what these tests check.
+    return k, k.compile(check_sync=False).ptx
 
 
 def test_seed_remote_view_arrivals_are_cluster_forms():

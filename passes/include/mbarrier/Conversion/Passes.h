@@ -22,6 +22,8 @@ struct MBarrierToPTXOptions {
   std::string chip = kDefaultChip;
   std::string features;
   unsigned optLevel = 3;
+  /// Run mbarrier-check-sync at the start of stage 1.
+  bool checkSync = true;
 };
 
 /// Stage 1: attach the NVVM target to every gpu.module, lower mbarrier ops.
