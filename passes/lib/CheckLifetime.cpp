@@ -164,7 +164,18 @@ Value copyGroup(Operation *op) {
   return {};
 }
 
-StringRef opName(Operation *op) { return op->getName().getStringRef(); }
+/// Whether `key` names the same barrier wherever it is evaluated: a
+/// constant index, or one defined in the function's body outside any loop
+/// (an index that changes from trip to trip names another barrier each
+/// time, so what a trip left on it says nothing of the next trip's).
+bool fixedIndex(const BarrierKey &key, Operation *fn) {
+  if (key.constIndex)
+    return true;
+  if (isa<BlockArgument>(key.index))
+    return cast<BlockArgument>(key.index).getOwner()->getParentOp() == fn;
+  Operation *def = key.index.getDefiningOp();
+  return def && def->getParentOp() == fn;
+}
 
 } // namespace
 
@@ -196,7 +207,7 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     // Class 8: lifetime of each barrier.
     if (isa<InitOp>(op)) {
       uint8_t m = state.barriers.get(*key, kNone);
-      if (m & kLive)
+      if ((m & kLive) && (m == kLive || fixedIndex(*key, fn)))
         out.report(op, Severity::Warning, 8)
             << "re-initializes a barrier that "
             << (m == kLive ? "is" : "may be")
@@ -217,7 +228,7 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
             << "uses a barrier after mbarrier.inval: an invalidated barrier "
                "must be initialized again (mbarrier.init) before any other "
                "operation";
-      else if (m & kInval)
+      else if ((m & kInval) && fixedIndex(*key, fn))
         out.report(op, Severity::Warning, 8)
             << "may use a barrier after mbarrier.inval: on some path the "
                "barrier is invalidated and not initialized again";

@@ -385,6 +385,15 @@ bool checksync::isClusterWait(Operation *op) {
   return isa<NVVM::ClusterWaitOp>(op);
 }
 
+bool checksync::runsAtLeastOnce(Operation *op) {
+  if (op->getName().getStringRef() != "scf.for" || op->getNumOperands() < 3)
+    return false;
+  std::optional<int64_t> lb = constantOf(op->getOperand(0));
+  std::optional<int64_t> ub = constantOf(op->getOperand(1));
+  std::optional<int64_t> step = constantOf(op->getOperand(2));
+  return lb && ub && step && *step > 0 && *lb < *ub;
+}
+
 bool checksync::isStructured(FunctionOpInterface fn) {
   if (fn.isExternal() || !fn.getFunctionBody().hasOneBlock())
     return false;

@@ -154,6 +154,9 @@ private:
   std::vector<std::pair<Operation *, unsigned>> order;
 };
 
+/// Whether `op` is an scf.for with constant bounds that runs at least once.
+bool runsAtLeastOnce(Operation *op);
+
 /// The analyses, one per class family (docs/checker.md).
 void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkCounts(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
@@ -224,6 +227,10 @@ public:
       State second = again;
       for (Region &region : op->getRegions())
         walkRegion(region, second);
+      if (runsAtLeastOnce(op)) {
+        state = second;
+        return;
+      }
       state = entry;
       state.join(second);
       return;
