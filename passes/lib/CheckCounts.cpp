@@ -326,8 +326,9 @@ void Counter::checkArrivals() {
       std::optional<PerRank> amounts = perRank(*e);
       if (!amounts)
         return;
-      for (int64_t r = 0; r < ranks; ++r) {
+      for (int64_t r = 0; r < ranks; ++r)
         total[r] += (*amounts)[r];
+      for (int64_t r = 0; r < ranks; ++r) {
         if ((*amounts)[r] > *count) {
           // Harmless at run time only if nothing ever waits on the group.
           out.report(e->op, waited(key.root) ? Severity::Error

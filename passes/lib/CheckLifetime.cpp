@@ -285,7 +285,7 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
       if (!llvm::is_contained(state.pendingOps, op))
         state.pendingOps.push_back(op);
     }
-    if (op->hasTrait<OpTrait::ReturnLike>() && op->getParentOp() == fn &&
+    if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() == fn &&
         isKernelFunction(fn)) {
       for (Operation *remote : state.pendingOps) {
         bool every = state.exit == kPending;
