@@ -211,9 +211,31 @@ bool Counter::closedWorld(Value root) {
   return true;
 }
 
+/// Whether `v` may differ between the threads or CTAs that compute it (its
+/// definition reads a thread, lane or CTA id, or elect.sync).
+bool threadDependent(Value v, unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return false; // a block argument: uniform unless a loop carries ids
+  StringRef name = def->getName().getStringRef();
+  if (name == "gpu.thread_id" || name == "gpu.lane_id" ||
+      name == "gpu.cluster_block_id" || name == "nvvm.elect.sync" ||
+      name.starts_with("nvvm.read.ptx.sreg.tid") ||
+      name == "nvvm.read.ptx.sreg.laneid" ||
+      name.starts_with("nvvm.read.ptx.sreg.cluster.cta"))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return threadDependent(operand, depth + 1);
+  });
+}
+
 std::optional<PerRank> Counter::perRank(const Event &e) {
   const ExecSet &set = model.execSet(e.op);
   if (!set)
+    return std::nullopt;
+  // The counts are per barrier: an index that differs between the threads
+  // (a barrier per warp, say) names several barriers at once.
+  if (!e.key.constIndex && threadDependent(e.key.index))
     return std::nullopt;
   int64_t ranks = model.ranks();
   PerRank result(ranks, 0);
@@ -331,11 +353,12 @@ void Counter::checkArrivals() {
       for (int64_t r = 0; r < ranks; ++r) {
         if ((*amounts)[r] > *count) {
           // Harmless at run time only if nothing ever waits on the group.
+          std::string where = model.clusterDeclared()
+                                  ? " of CTA " + std::to_string(r)
+                                  : std::string();
           out.report(e->op, waited(key.root) ? Severity::Error
                                              : Severity::Warning, 3)
-              << "arrives " << (*amounts)[r] << " times on "
-              << (model.clusterDeclared() ? "a barrier of CTA " : "a barrier")
-              << (model.clusterDeclared() ? std::to_string(r) : std::string())
+              << "arrives " << (*amounts)[r] << " times on a barrier" << where
               << " initialized with arrival count " << *count
               << ": the threads that execute it complete the phase and "
                  "arrive again on the next one (more arrivals per phase "
@@ -396,15 +419,20 @@ void Counter::checkArrivals() {
     for (int64_t r = 0; r < ranks; ++r) {
       if (total[r] == 0 || total[r] % *count == 0 || !waitsIn(r, true, false))
         continue;
-      bool over = total[r] > *count;
-      out.report(group.front()->op, Severity::Warning, over ? 3 : 4)
-          << "each trip of the loop makes " << total[r]
-          << " arrival(s) on the barrier" << where << rankText(r)
-          << ", initialized with arrival count " << *count << ": "
-          << (over ? "more arrivals per phase than the count, so the phases "
-                     "drift from the trips"
-                   : "fewer arrivals than the count, so a phase needs "
-                     "several trips (or never completes)");
+      if (total[r] > *count)
+        out.report(group.front()->op, Severity::Warning, 3)
+            << "each trip of the loop makes " << total[r]
+            << " arrival(s) on the barrier" << where << rankText(r)
+            << ", initialized with arrival count " << *count
+            << ": more arrivals per phase than the count, so the phases "
+               "drift from the trips";
+      else
+        out.report(group.front()->op, Severity::Warning, 4)
+            << "each trip of the loop makes " << total[r]
+            << " arrival(s) on the barrier" << where << rankText(r)
+            << ", initialized with arrival count " << *count
+            << ": fewer arrivals than the count, so a phase needs several "
+               "trips (or never completes)";
       break;
     }
   });
@@ -479,14 +507,20 @@ void Counter::checkParity() {
     }
     if (phases && *phases % 2 == 0)
       continue; // an even number of phases per trip: the parity repeats
-    bool error = phases && *phases % 2 == 1;
-    out.report(w, error ? Severity::Error : Severity::Warning, 5)
-        << "waits on the same barrier and parity in every trip of the loop, "
-           "but the barrier's phases advance "
-        << (error ? "by one per trip" : "while the loop runs")
-        << ": from the second trip on the wait can return at once, for a "
-           "phase that completed earlier (carry the parity in an iter_arg "
-           "and flip it each phase)";
+    if (phases && *phases % 2 == 1)
+      out.report(w, Severity::Error, 5)
+          << "waits on the same barrier and parity in every trip of the "
+             "loop, but the barrier's phases advance by an odd number per "
+             "trip: from the second trip on the wait can return at once, "
+             "for a phase that completed earlier (carry the parity in an "
+             "iter_arg and flip it each phase)";
+    else
+      out.report(w, Severity::Warning, 5)
+          << "waits on the same barrier and parity in every trip of the "
+             "loop, but the barrier's phases advance while the loop runs: "
+             "from the second trip on the wait can return at once, for a "
+             "phase that completed earlier (carry the parity in an iter_arg "
+             "and flip it each phase)";
   }
 }
 
@@ -532,17 +566,21 @@ void Counter::checkBytes() {
     for (int64_t r = 0; r < ranks; ++r) {
       if (expected[r] == brought[r])
         continue;
-      bool hang = expected[r] > brought[r];
-      out.report(group.front()->op,
-                 waited(key.root) ? Severity::Error : Severity::Warning, 6)
-          << "expects " << expected[r] << " transaction bytes on the barrier"
-          << (model.clusterDeclared() ? " of CTA " : "")
-          << (model.clusterDeclared() ? std::to_string(r) : std::string())
-          << ", but the bulk copies that complete on it bring "
-          << brought[r] << " bytes"
-          << (hang ? ": the phase never completes"
-                   : ": the phase can complete before all the data has "
-                     "landed");
+      Severity severity = waited(key.root) ? Severity::Error : Severity::Warning;
+      std::string where = model.clusterDeclared()
+                              ? " of CTA " + std::to_string(r)
+                              : std::string();
+      if (expected[r] > brought[r])
+        out.report(group.front()->op, severity, 6)
+            << "expects " << expected[r] << " transaction bytes on the barrier"
+            << where << ", but the bulk copies that complete on it bring "
+            << brought[r] << " bytes: the phase never completes";
+      else
+        out.report(group.front()->op, severity, 6)
+            << "expects " << expected[r] << " transaction bytes on the barrier"
+            << where << ", but the bulk copies that complete on it bring "
+            << brought[r]
+            << " bytes: the phase can complete before all the data has landed";
       return;
     }
   });

@@ -207,13 +207,16 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     // Class 8: lifetime of each barrier.
     if (isa<InitOp>(op)) {
       uint8_t m = state.barriers.get(*key, kNone);
-      if ((m & kLive) && (m == kLive || fixedIndex(*key, fn)))
+      if (m == kLive)
         out.report(op, Severity::Warning, 8)
-            << "re-initializes a barrier that "
-            << (m == kLive ? "is" : "may be")
-            << " live: it was initialized before and not invalidated "
-               "(mbarrier.inval); re-initializing a barrier that threads "
-               "may still arrive on or wait on loses their arrivals";
+            << "re-initializes a barrier that is live: it was initialized "
+               "before and not invalidated (mbarrier.inval); "
+               "re-initializing a barrier that threads may still arrive on "
+               "or wait on loses their arrivals";
+      else if ((m & kLive) && fixedIndex(*key, fn))
+        out.report(op, Severity::Warning, 8)
+            << "may re-initialize a live barrier: on some path it was "
+               "initialized before and not invalidated (mbarrier.inval)";
       else
         out.clear(op, 8);
       state.barriers.set(*key, kLive);
@@ -268,12 +271,16 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
             : (m & kFenced) ? "no cluster barrier (nvvm.cluster.arrive + "
                               "nvvm.cluster.wait) after mbarrier.fence_init"
                             : "no nvvm.cluster.wait after nvvm.cluster.arrive";
-        out.report(op, every ? Severity::Error : Severity::Warning, 1)
-            << (every ? "reaches" : "may reach")
-            << " another CTA's barrier before its mbarrier.init is visible "
-               "to the cluster: "
-            << missing
-            << " between the init and this remote arrival or copy";
+        if (every)
+          out.report(op, Severity::Error, 1)
+              << "reaches another CTA's barrier before its mbarrier.init is "
+                 "visible to the cluster: "
+              << missing << " between the init and this remote arrival or copy";
+        else
+          out.report(op, Severity::Warning, 1)
+              << "may reach another CTA's barrier before its mbarrier.init is "
+                 "visible to the cluster: on some path, "
+              << missing << " between the init and this remote arrival or copy";
       } else {
         out.clear(op, 1);
       }
@@ -290,14 +297,19 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
       for (Operation *remote : state.pendingOps) {
         bool every = state.exit == kPending;
         bool error = every && !drains;
-        out.report(remote, error ? Severity::Error : Severity::Warning, 2)
-            << (every ? "is" : "may be")
-            << " followed by the kernel's exit with no cluster barrier "
-               "(nvvm.cluster.arrive + nvvm.cluster.wait) in between: a CTA "
-               "may exit, and its shared memory go away, while another CTA "
-               "still arrives on or accesses it"
-            << (error ? "" : " (unless every target waits for this "
-                             "access before it exits)");
+        if (error)
+          out.report(remote, Severity::Error, 2)
+              << "is followed by the kernel's exit with no cluster barrier "
+                 "(nvvm.cluster.arrive + nvvm.cluster.wait) in between: a CTA "
+                 "may exit, and its shared memory go away, while another CTA "
+                 "still arrives on or accesses it";
+        else
+          out.report(remote, Severity::Warning, 2)
+              << "may be followed by the kernel's exit with no cluster "
+                 "barrier (nvvm.cluster.arrive + nvvm.cluster.wait) in "
+                 "between: a CTA may exit, and its shared memory go away, "
+                 "while another CTA still arrives on or accesses it (unless "
+                 "every target waits for this access before it exits)";
       }
     }
   };

@@ -8,12 +8,14 @@
 // - a wait with an explicit `scope = cta` on a barrier that other CTAs
 //   arrive on (a remote view of its group, `on %cta`, a multicast commit or
 //   copy exists in the function);
-// - a cluster-form arrival with an explicit `scope = cta`;
+// - a cluster-form arrival with `scope = cta` executed by threads that
+//   stored to memory since their last cluster barrier: the arrival cannot
+//   publish those stores (with nothing to publish it is a fine rendezvous);
 // - a `relaxed` cluster-form arrival executed by threads that stored to
 //   memory since their last fence (fence.acq_rel / release at cluster scope
 //   or wider): nothing orders the stores before the arrival. Tracked per
 //   thread: the (rank, thread) points that certainly stored and did not
-//   fence since.
+//   fence (or pass a cluster barrier) since.
 //
 //===----------------------------------------------------------------------===//
 #include "SyncModel.h"
@@ -52,12 +54,19 @@ bool isReleaseFence(Operation *op) {
          name == "nvvm.fence.proxy.release";
 }
 
-/// The points that stored and have not fenced since, on every path.
+/// Per (rank, thread) point, on every path: `dirty`, it stored and has not
+/// fenced (release, cluster scope) since; `unsynced`, it stored and has not
+/// passed a cluster barrier since (a fence does not help a .cta arrival).
 struct StoreState {
-  llvm::BitVector dirty;
+  llvm::BitVector dirty, unsynced;
 
-  bool operator==(const StoreState &o) const { return dirty == o.dirty; }
-  void join(const StoreState &o) { dirty &= o.dirty; }
+  bool operator==(const StoreState &o) const {
+    return dirty == o.dirty && unsynced == o.unsynced;
+  }
+  void join(const StoreState &o) {
+    dirty &= o.dirty;
+    unsynced &= o.unsynced;
+  }
   static StoreState mergeBranches(const StoreState &entry,
                                   ArrayRef<Branch<StoreState>> branches) {
     // Each thread takes one branch: where the sets are known, a point's
@@ -66,16 +75,20 @@ struct StoreState {
     StoreState result = entry;
     if (known) {
       result.dirty.reset();
+      result.unsynced.reset();
       for (const Branch<StoreState> &b : branches) {
         llvm::BitVector mine = b.state.dirty;
         mine &= *b.set;
         result.dirty |= mine;
+        mine = b.state.unsynced;
+        mine &= *b.set;
+        result.unsynced |= mine;
       }
       return result;
     }
-    result.dirty = branches.front().state.dirty;
+    result = branches.front().state;
     for (const Branch<StoreState> &b : branches)
-      result.dirty &= b.state.dirty;
+      result.join(b.state);
     return result;
   }
 };
@@ -122,18 +135,6 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
                "arriving is not guaranteed visible after the wait (use "
                "scope cluster, the default in a cluster kernel)";
     }
-    auto arriveScope = [&](auto arrive) {
-      if (arrive.isClusterForm() && arrive.getScope() == Scope::cta)
-        out.report(op, Severity::Warning, 7)
-            << "arrives on another CTA's barrier with scope cta: a .cta "
-               "release is not morally strong with the owner's wait, so it "
-               "publishes nothing to it (use scope cluster, the default of "
-               "the cluster form)";
-    };
-    if (auto arrive = dyn_cast<ArriveOp>(op))
-      arriveScope(arrive);
-    if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
-      arriveScope(arrive);
   });
 
   if (!isStructured(fn))
@@ -149,8 +150,26 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
   auto visit = [&](Operation *op, StoreState &state) {
     if (isStore(op)) {
       ExecSet set = setOf(op);
-      if (set)
+      if (set) {
         state.dirty |= *set;
+        state.unsynced |= *set;
+      }
+      return;
+    }
+    bool relaxedBarrier = false;
+    if (isClusterArrive(op, &relaxedBarrier) && !relaxedBarrier) {
+      // barrier.cluster.arrive is a release: what the thread stored before
+      // is visible to every CTA after the cluster wait.
+      ExecSet set = setOf(op);
+      if (set) {
+        llvm::BitVector keep = *set;
+        keep.flip();
+        state.dirty &= keep;
+        state.unsynced &= keep;
+      } else {
+        state.dirty.reset();
+        state.unsynced.reset();
+      }
       return;
     }
     if (isReleaseFence(op)) {
@@ -164,11 +183,23 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       }
       return;
     }
-    auto relaxedRemote = [&](auto arrive) {
-      if (!arrive.isClusterForm() ||
-          arrive.getEffectiveSem() != Semantics::relaxed)
+    auto weakRemote = [&](auto arrive) {
+      if (!arrive.isClusterForm())
         return;
       ExecSet set = setOf(op);
+      if (arrive.getEffectiveScope() == Scope::cta) {
+        if (set && set->anyCommon(state.unsynced))
+          out.report(op, Severity::Warning, 71)
+              << "arrives on another CTA's barrier with scope cta after "
+                 "stores: a .cta release is not morally strong with the "
+                 "owner's wait, so it does not publish them (use scope "
+                 "cluster, the default of the cluster form)";
+        else
+          out.clear(op, 71);
+        return;
+      }
+      if (arrive.getEffectiveSem() != Semantics::relaxed)
+        return;
       if (set && set->anyCommon(state.dirty))
         out.report(op, Severity::Warning, 70)
             << "is a relaxed arrival on another CTA's barrier after stores "
@@ -180,11 +211,12 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
         out.clear(op, 70);
     };
     if (auto arrive = dyn_cast<ArriveOp>(op))
-      relaxedRemote(arrive);
+      weakRemote(arrive);
     if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
-      relaxedRemote(arrive);
+      weakRemote(arrive);
   };
-  StoreState state{llvm::BitVector(points, false)};
+  StoreState state{llvm::BitVector(points, false),
+                   llvm::BitVector(points, false)};
   auto walker = makeWalker<StoreState>(model, visit);
   walker.walkRegion(fn.getFunctionBody(), state);
 }

@@ -3,6 +3,8 @@
 // (fb/triton#1105: CUDA_EXCEPTION_17; triton#9413: a terminal cluster
 // barrier before the return; CUTLASS's producer_tail).
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-check-sync
+// The stock mlir-opt with the plugin runs the same pass:
+// RUN: %mlir_opt %mbarrier_plugin_opts %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(mbarrier-check-sync)"
 
 // Each CTA arrives on its peer's barrier and exits; nothing keeps the peer
 // alive until the arrival lands.

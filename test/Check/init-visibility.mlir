@@ -130,7 +130,7 @@ gpu.module @init_on_some_path {
     }
     %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
     scf.if %leader {
-      // expected-warning @+1 {{may reach another CTA's barrier before its mbarrier.init is visible to the cluster}}
+      // expected-warning @+1 {{may reach another CTA's barrier before its mbarrier.init is visible to the cluster: on some path, no mbarrier.fence_init and cluster barrier (nvvm.cluster.arrive + nvvm.cluster.wait) between the init and this remote arrival or copy}}
       mbarrier.arrive %r[%c0] : !mbarrier.remote<1>
     }
     mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>

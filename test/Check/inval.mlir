@@ -85,6 +85,32 @@ gpu.module @reinit_live {
 
 // -----
 
+// On some path (a runtime flag) the barrier was initialized already.
+gpu.module @maybe_reinit_live {
+  gpu.func @k(%flag: i1) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %flag {
+      mbarrier.init %g[%c0], %c32 : !mbarrier.group<1>
+    }
+    scf.if %leader {
+      // expected-warning @+1 {{may re-initialize a live barrier: on some path it was initialized before and not invalidated (mbarrier.inval)}}
+      mbarrier.init %g[%c0], %c32 : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
 // Correct: inval, then init again before the next use; each barrier of a
 // group initialized once.
 gpu.module @inval_then_reinit {

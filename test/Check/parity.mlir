@@ -22,7 +22,7 @@ gpu.module @constant_parity {
     nvvm.barrier0
     scf.for %i = %c0 to %n step %c1 {
       mbarrier.arrive %g[%c0] : !mbarrier.group<1>
-      // expected-error @+1 {{waits on the same barrier and parity in every trip of the loop, but the barrier's phases advance by one per trip: from the second trip on the wait can return at once, for a phase that completed earlier (carry the parity in an iter_arg and flip it each phase)}}
+      // expected-error @+1 {{waits on the same barrier and parity in every trip of the loop, but the barrier's phases advance by an odd number per trip: from the second trip on the wait can return at once, for a phase that completed earlier (carry the parity in an iter_arg and flip it each phase)}}
       mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
       nvvm.barrier0
     }
@@ -56,7 +56,7 @@ gpu.module @parity_fixed_before_the_loop {
       }
     } else {
       scf.for %i = %c0 to %n step %c1 {
-        // expected-warning @+1 {{waits on the same barrier and parity in every trip of the loop, but the barrier's phases advance while the loop runs}}
+        // expected-warning @+1 {{waits on the same barrier and parity in every trip of the loop, but the barrier's phases advance while the loop runs: from the second trip on the wait can return at once, for a phase that completed earlier (carry the parity in an iter_arg and flip it each phase)}}
         mbarrier.wait %full[%c0], %start : !mbarrier.group<1>
       }
     }
