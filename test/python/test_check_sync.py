@@ -143,3 +143,33 @@ def test_cli_prints_warnings_and_can_turn_the_checker_off(tmp_path):
     proc = subprocess.run([*cli, str(bad), "--emit", "ptx", "--no-check-sync"],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and ".entry k" in proc.stdout and proc.stderr == ""
+
+
+# The runtime-evidence kernels of test/gpu/buggy.py: the checker reports each
+# buggy kernel (its class's diagnostic, with its severity) and none of the
+# fixed twins; with the checker off both build to cubins and a manifest.
+import buggy  # noqa: E402
+
+
+@pytest.mark.parametrize("bug", buggy.BUGS, ids=[f"class{b.cls}" for b in buggy.BUGS])
+def test_each_buggy_kernel_is_reported_and_its_fix_is_silent(bug):
+    kernel = bug.build(False).kernel.kernel
+    if bug.severity == "error":
+        with pytest.raises(CompileError, match=r"error: .*" + bug.diagnostic):
+            kernel.compile(emit="nvvm")
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyncCheckWarning)
+            found = kernel.compile(emit="nvvm").warnings
+        assert any(bug.diagnostic in w for w in found), found
+    assert _silent(bug.build(True).kernel.kernel) == []
+
+
+def test_the_buggy_manifest_builds_with_the_checker_off(tmp_path):
+    written = buggy.build(str(tmp_path))
+    names = [k["name"] for k in written["kernels"]]
+    assert len(names) == 2 * len(buggy.BUGS) == 16
+    assert sorted({b.cls for b in buggy.BUGS}) == list(range(1, 9))
+    for entry in written["kernels"]:
+        assert (tmp_path / entry["cubin"]).read_bytes()[:4] == b"\x7fELF"
+        assert entry["timeout_s"] <= 30
