@@ -43,9 +43,13 @@ class Unchecked:
 
 
 def _spin(k: Kernel, scratch, n) -> None:
-    """A delay the compiler cannot remove: `n` stores to global memory."""
-    with for_range(0, n) as loop:
-        k.store(loop.iv, scratch, 0)
+    """A delay the compiler cannot remove: `n` dependent loads from global
+    memory, their result stored. (A loop of plain stores is not one: LLVM
+    keeps only its last store.)"""
+    with for_range(0, n, carry=[1]) as loop:
+        (acc,) = loop.carry
+        loop.next(acc * 3 + k.load(scratch, (loop.iv + acc) & 1023))
+    k.store(loop.results[0], scratch, 0)
 
 
 def _name(stem: str, fixed: bool) -> str:
@@ -78,7 +82,7 @@ def b1_init_not_published(fixed: bool = False) -> manifest.Case:
                 k.store(1, k.param("out"), 0)
         k.epilogue()
     return manifest.Case(Unchecked(k), [manifest.buffer("out", fill=-1, shape=[1]),
-                                        manifest.buffer("scratch", fill=0, shape=[1]),
+                                        manifest.buffer("scratch", fill=0, shape=[1024]),
                                         manifest.scalar(200_000)],
                          {"out": np.array([1], np.int32)}, timeout_s=HANG_TIMEOUT_S)
 
@@ -102,7 +106,7 @@ def b2_exit_before_remote_arrival(fixed: bool = False) -> manifest.Case:
         if fixed:
             k.epilogue()
     return manifest.Case(Unchecked(k), [manifest.buffer("out", fill=-1, shape=[2]),
-                                        manifest.buffer("scratch", fill=0, shape=[1]),
+                                        manifest.buffer("scratch", fill=0, shape=[1024]),
                                         manifest.scalar(200_000)],
                          {"out": np.array([1, 1], np.int32)}, timeout_s=HANG_TIMEOUT_S)
 
@@ -260,9 +264,14 @@ def b7_relaxed_handoff(fixed: bool = False) -> manifest.Case:
 
 
 def b8_use_after_inval(fixed: bool = False) -> manifest.Case:
-    """Class 8 (triton#11120, triton#11244): after the first phase thread 0
-    invalidates the barrier, then every thread arrives and waits on it for a
-    second phase. Fixed: initialized again after the inval."""
+    """Class 8 (triton#11120, triton#11244: barrier storage reused while
+    live): after the first phase thread 0 invalidates the barrier and reuses
+    its 8 bytes for data, as it may once nobody uses the barrier; but every
+    thread still arrives and waits on it for a second phase, so the
+    arrivals and the data overwrite each other. Fixed: nobody touches the
+    barrier after the inval. out[tid] = 1; out[64] = the data read back
+    intact."""
+    value = 0x1234_5678_9ABC
     with Kernel(_name("b8_use_after_inval", fixed), block=64, params=[("out", "ptr")]) as k:
         pool = k.smem_pool()
         bar = MBarrier(pool, 1)
@@ -273,14 +282,17 @@ def b8_use_after_inval(fixed: bool = False) -> manifest.Case:
         k.sync_threads()
         with if_then(k.is_thread(0)):
             bar.inval(0)
-            if fixed:
-                bar._init_all(64)
+            bar._slot.store(value, 0)            # the storage, reused for data
         k.sync_threads()
-        bar.arrive(0)
-        bar.wait(0, 0 if fixed else 1)
+        if not fixed:
+            bar.arrive(0)
+            bar.wait(0, 1)
+        k.sync_threads()
         k.store(1, k.param("out"), k.thread_rank())
-    return manifest.Case(Unchecked(k), [manifest.buffer("out", fill=-1, shape=[64])],
-                         {"out": np.ones(64, np.int32)}, timeout_s=HANG_TIMEOUT_S)
+        with if_then(k.is_thread(0)):
+            k.store((bar._slot.load(0) == value).to("i32"), k.param("out"), 64)
+    return manifest.Case(Unchecked(k), [manifest.buffer("out", fill=-1, shape=[65])],
+                         {"out": np.ones(65, np.int32)}, timeout_s=HANG_TIMEOUT_S)
 
 
 @dataclass
