@@ -9,16 +9,49 @@
 //===----------------------------------------------------------------------===//
 #include "PatternCommon.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::mbarrier;
 using namespace mlir::mbarrier::lowering;
 
 namespace {
 
-/// The NVVM arrive of `mbarrier.arrive`: count, sem and scope as the op says.
+/// The count-less `shared::cluster` arrive,
+/// `mbarrier.arrive{.sem}{.scope}.shared::cluster.b64 _, [addr];`, as inline
+/// PTX. NVVM's arrive on a ptr<7> always passes a count (its intrinsic has
+/// one), and with `[addr], %r` ptxas emits the counted `SYNCS.ARRIVE...ART0`
+/// with the count in a register; the count-less form is `A1T0`, as in
+/// hand-written code. Qualifiers as the NVPTX backend prints them: none for
+/// the PTX default `.release.cta`. What this needs of the target (sm_90, PTX
+/// 8.0; 8.6 for `.relaxed`) is what TargetChecks.cpp requires of every
+/// cluster-form arrive.
+void emitCountlessClusterArrive(Value addr, NVVM::MemScopeKind scope,
+                                bool relaxed, OpBuilder &b, Location loc) {
+  std::string qualifiers;
+  if (relaxed || scope == NVVM::MemScopeKind::CLUSTER) {
+    qualifiers = relaxed ? ".relaxed" : ".release";
+    qualifiers += scope == NVVM::MemScopeKind::CLUSTER ? ".cluster" : ".cta";
+  }
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{addr},
+      "mbarrier.arrive" + qualifiers + ".shared::cluster.b64 _, [$0];",
+      "l,~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+      /*operand_attrs=*/{});
+}
+
+/// The NVVM arrive of `mbarrier.arrive`: count, sem and scope as the op
+/// says; a cluster-form arrive of count 1 (no count, or a constant 1) is the
+/// count-less instruction.
 void emitArrive(ArriveOp op, ArriveOp::Adaptor adaptor, Value addr,
                 NVVM::MemScopeKind scope, bool relaxed, OpBuilder &b,
                 Location loc) {
+  if (op.isClusterForm() &&
+      (!op.getCount() || matchPattern(op.getCount(), m_One()))) {
+    emitCountlessClusterArrive(addr, scope, relaxed, b, loc);
+    return;
+  }
   NVVM::MBarrierArriveOp::create(b, loc, Type(), addr, adaptor.getCount(),
                                  scope, relaxed);
 }

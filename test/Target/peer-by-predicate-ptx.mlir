@@ -13,15 +13,15 @@ module attributes {gpu.container_module} {
     // NVVM: %[[SEL:.*]] = arith.select %{{.*}}, %[[A]], %[[B]] : !llvm.struct<(ptr<3>, i32)>
     // NVVM: %[[RANK:.*]] = llvm.extractvalue %[[SEL]][1]
     // NVVM: nvvm.mapa %{{.*}}, %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
-    // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // NVVM: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %{{.*}} : (!llvm.ptr<7>) -> ()
     // NVVM: %[[SW:.*]] = scf.index_switch %{{.*}} -> !llvm.struct<(ptr<3>, i32)>
     // NVVM: scf.yield %[[A]] : !llvm.struct<(ptr<3>, i32)>
     // NVVM: scf.yield %[[B]] : !llvm.struct<(ptr<3>, i32)>
     // NVVM: llvm.extractvalue %[[SW]][1]
-    // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // NVVM: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %{{.*}} : (!llvm.ptr<7>) -> ()
     // NVVM: %[[ER:.*]] = scf.execute_region -> !llvm.struct<(ptr<3>, i32)>
     // NVVM: llvm.extractvalue %[[ER]][1]
-    // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // NVVM: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %{{.*}} : (!llvm.ptr<7>) -> ()
     // CHECK-LABEL: .entry choose_peer(
     // CHECK: mapa.shared::cluster.u64 [[A1:%rd[0-9]+]]
     // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A1]]]
