@@ -96,6 +96,7 @@ LLVM::LLVMStructType getRemoteStructType(MLIRContext *ctx);
 // Pattern registration, one function per op family file.
 void populateViewPatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateInitPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateFencePatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateArrivePatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateTcgen05Patterns(LLVMTypeConverter &, RewritePatternSet &);

@@ -23,6 +23,15 @@ using namespace mlir::mbarrier;
 
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
+  // First: the merge reads the pipeline's chip/features for modules without
+  // a target, and its relaxed arrivals then raise the PTX version that
+  // mbarrier-attach-target derives.
+  if (options.optLevel >= 1 && options.mergeReleaseFences) {
+    MBarrierMergeReleaseFencesOptions merge;
+    merge.chip = options.chip;
+    merge.features = options.features;
+    pm.addPass(createMBarrierMergeReleaseFences(merge));
+  }
   MBarrierAttachTargetOptions attach;
   attach.chip = options.chip;
   attach.features = options.features;
@@ -60,6 +69,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.chip = chip;
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
+    options.mergeReleaseFences = mergeReleaseFences;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -77,6 +87,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                        clEnumValN(OptLevel::O1, "1", "-O1"),
                        clEnumValN(OptLevel::O2, "2", "-O2"),
                        clEnumValN(OptLevel::O3, "3", "-O3"))};
+  Option<bool> mergeReleaseFences{
+      *this, "merge-release-fences",
+      llvm::cl::desc("At O >= 1, run mbarrier-merge-release-fences: one "
+                     "fence.release.cluster + .relaxed.cluster arrivals for "
+                     "consecutive .release.cluster arrivals (PTX 8.6)"),
+      llvm::cl::init(MBarrierToPTXOptions().mergeReleaseFences)};
 };
 } // namespace
 
@@ -87,6 +103,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registered = true;
   registerConvertMBarrierToNVVM();
   registerMBarrierAttachTarget();
+  registerMBarrierMergeReleaseFences();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "
@@ -98,7 +115,8 @@ void mbarrier::registerAllMBarrierPasses() {
   // (mbarrier-compile --emit nvvm/llvm).
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx-stage-nvvm",
-      "Stage 1 of mbarrier-to-ptx: attach the NVVM target, lower mbarrier",
+      "Stage 1 of mbarrier-to-ptx: merge release fences (O >= 1), attach "
+      "the NVVM target, lower mbarrier",
       [](OpPassManager &pm, const PipelineOptions &opts) {
         buildMBarrierToNVVMStage(pm, opts.get());
       });

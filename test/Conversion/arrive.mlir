@@ -73,13 +73,19 @@ func.func @arrive_on_cta(%g: !mbarrier.group<2>, %i: index, %cta: i32, %pred: i1
   // CHECK-NEXT: %[[M:.*]] = llvm.getelementptr %[[MB]][%[[IDX]]] : (!llvm.ptr<7>, i64) -> !llvm.ptr<7>, i64
   // CHECK-NEXT: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %[[M]]
   mbarrier.arrive %g[%i] on %cta : !mbarrier.group<2>
-  // A predicated cluster arrive is a branch: NVVM has no predicate on ptr<7>.
-  // CHECK-NEXT: scf.if %[[PRED]] {
+  // The predicate of a count-less cluster arrive guards the instruction
+  // itself (@p): no branch.
   // CHECK-NEXT: %[[MB2:.*]] = nvvm.mapa %[[G]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
   // CHECK-NEXT: %[[M2:.*]] = llvm.getelementptr %[[MB2]][%[[IDX]]] : (!llvm.ptr<7>, i64) -> !llvm.ptr<7>, i64
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %[[M2]]
-  // CHECK-NEXT: }
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "@$1 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,b,~{memory}" %[[M2]], %[[PRED]] : (!llvm.ptr<7>, i1) -> ()
   mbarrier.arrive %g[%i] on %cta if %pred : !mbarrier.group<2>
+  // A counted one (NVVM's op) is a branch: NVVM has no predicate on ptr<7>.
+  // CHECK-NEXT: scf.if %[[PRED]] {
+  // CHECK-NEXT: %[[MB3:.*]] = nvvm.mapa %[[G]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK-NEXT: %[[M3:.*]] = llvm.getelementptr %[[MB3]][%[[IDX]]] : (!llvm.ptr<7>, i64) -> !llvm.ptr<7>, i64
+  // CHECK-NEXT: nvvm.mbarrier.arrive %[[M3]], %[[CTA]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  // CHECK-NEXT: }
+  mbarrier.arrive %g[%i], count %cta on %cta if %pred : !mbarrier.group<2>
   // CHECK-NOT: nvvm.mbarrier.arrive {{.*}} : !llvm.ptr<3>
   return
 }

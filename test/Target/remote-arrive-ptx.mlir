@@ -20,7 +20,9 @@ module attributes {gpu.container_module} {
   gpu.module @remote {
     // CHECK-LABEL: .entry remote_forms(
     // CHECK: .reqnctapercluster 2, 1, 1
-    gpu.func @remote_forms(%count: i32, %bytes: i32, %pred: i1) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    // A store between release arrivals keeps each one a release (the
+    // pipeline merges consecutive ones: merge-release-fences-ptx.mlir).
+    gpu.func @remote_forms(%count: i32, %bytes: i32, %pred: i1, %out: !llvm.ptr<1>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
       %c0 = arith.constant 0 : index
       %one = arith.constant 1 : i32
       %g = mbarrier.alloc : !mbarrier.group<1>
@@ -32,6 +34,7 @@ module attributes {gpu.container_module} {
       // CHECK: mapa.shared::cluster.u64 [[ADDR:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
       // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]];
       mbarrier.arrive %r[%c0] : !mbarrier.remote<1>
+      llvm.store %count, %out : i32, !llvm.ptr<1>
       // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], [[COUNT:%r[0-9]+]];
       mbarrier.arrive %r[%c0], count %count : !mbarrier.remote<1>
       // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[ADDR]]];
@@ -40,12 +43,19 @@ module attributes {gpu.container_module} {
       mbarrier.arrive %r[%c0] {scope = #mbarrier.scope<cta>} : !mbarrier.remote<1>
       // CHECK: mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
       mbarrier.arrive_expect_tx %r[%c0], %bytes : !mbarrier.remote<1>
-      // A predicated remote arrival is a branch around the cluster form.
-      // CHECK: @{{!?}}%p{{[0-9]+}} bra
-      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]];
+      llvm.store %bytes, %out : i32, !llvm.ptr<1>
+      // A predicated count-less remote arrival is a predicated instruction,
+      // a counted one a branch around the cluster form.
+      // CHECK-NOT: bra
+      // CHECK: @%p{{[0-9]+}} mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]];
       mbarrier.arrive %r[%c0] if %pred : !mbarrier.remote<1>
+      llvm.store %count, %out : i32, !llvm.ptr<1>
+      // CHECK: @{{!?}}%p{{[0-9]+}} bra
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], [[COUNT]];
+      mbarrier.arrive %r[%c0], count %count if %pred : !mbarrier.remote<1>
       // CHECK-NOT: mbarrier.arrive.shared.b64
       // CHECK-NOT: mbarrier.arrive.expect_tx.shared.b64
+      // CHECK-NOT: fence.release
       // CHECK: ret;
       gpu.return
     }

@@ -22,9 +22,12 @@ struct MBarrierToPTXOptions {
   std::string chip = kDefaultChip;
   std::string features;
   unsigned optLevel = 3;
+  /// At optLevel >= 1: mbarrier-merge-release-fences first.
+  bool mergeReleaseFences = true;
 };
 
-/// Stage 1: attach the NVVM target to every gpu.module, lower mbarrier ops.
+/// Stage 1: merge release fences (optLevel >= 1), attach the NVVM target to
+/// every gpu.module, lower mbarrier ops.
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
 /// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.
