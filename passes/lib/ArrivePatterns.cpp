@@ -4,10 +4,13 @@
 // remote view or with `on %cta` map the owner-local address with
 // `nvvm.mapa` and use the ptr<7> (.shared::cluster) forms: never the local
 // instruction on a mapped address. A predicate becomes an scf.if around the
-// arrival, since NVVM has no predicate on the shared::cluster forms.
+// arrival, since NVVM has no predicate on the shared::cluster forms, except
+// on the count-less cluster arrive (inline PTX), which takes it as `@p`.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternCommon.h"
+
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -15,7 +18,52 @@ using namespace mlir::mbarrier::lowering;
 
 namespace {
 
-/// The NVVM arrive of `mbarrier.arrive`: count, sem and scope as the op says.
+/// Whether `op` is a cluster-form arrive of count 1 (no count, or a
+/// constant 1): the count-less instruction.
+bool isCountlessClusterArrive(ArriveOp op) {
+  return op.isClusterForm() &&
+         (!op.getCount() || matchPattern(op.getCount(), m_One()));
+}
+bool isCountlessClusterArrive(ArriveExpectTxOp) { return false; }
+
+/// The count-less `shared::cluster` arrive,
+/// `{@p} mbarrier.arrive{.sem}{.scope}.shared::cluster.b64 _, [addr];`, as
+/// inline PTX. NVVM's arrive on a ptr<7> always passes a count (its
+/// intrinsic has one), and with `[addr], %r` ptxas emits the counted
+/// `SYNCS.ARRIVE...ART0` with the count in a register; the count-less form
+/// is `A1T0`, as in hand-written code. A predicate guards the instruction
+/// itself (`@p`, as CUTLASS's ClusterBarrier::arrive(cta_id, pred) does):
+/// no branch, and no block for LLVM to thread or duplicate (an inline asm
+/// call is not convergent). Qualifiers as the NVPTX backend prints them:
+/// none for the PTX default `.release.cta`. What this needs of the target
+/// (sm_90, PTX 8.0; 8.6 for `.relaxed`) is what TargetChecks.cpp requires
+/// of every cluster-form arrive.
+void emitCountlessClusterArrive(Value addr, Value pred,
+                                NVVM::MemScopeKind scope, bool relaxed,
+                                OpBuilder &b, Location loc) {
+  std::string qualifiers;
+  if (relaxed || scope == NVVM::MemScopeKind::CLUSTER) {
+    qualifiers = relaxed ? ".relaxed" : ".release";
+    qualifiers += scope == NVVM::MemScopeKind::CLUSTER ? ".cluster" : ".cta";
+  }
+  std::string text = "mbarrier.arrive" + qualifiers +
+                     ".shared::cluster.b64 _, [$0];";
+  SmallVector<Value, 2> operands{addr};
+  std::string constraints = "l,~{memory}";
+  if (pred) {
+    text = "@$1 " + text; // an i1 in a predicate register ("b")
+    operands.push_back(pred);
+    constraints = "l,b,~{memory}";
+  }
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+      /*operand_attrs=*/{});
+}
+
+/// The NVVM arrive of `mbarrier.arrive`: count, sem and scope as the op
+/// says (the count-less cluster form is emitted by the pattern itself).
 void emitArrive(ArriveOp op, ArriveOp::Adaptor adaptor, Value addr,
                 NVVM::MemScopeKind scope, bool relaxed, OpBuilder &b,
                 Location loc) {
@@ -52,6 +100,13 @@ struct ArriveLowering : BarrierOpLowering<SourceOp> {
                         ConversionPatternRewriter &rewriter) const override {
     NVVM::MemScopeKind scope = toNVVM(op.getEffectiveScope());
     bool relaxed = op.getEffectiveSem() == Semantics::relaxed;
+    if (isCountlessClusterArrive(op)) {
+      emitCountlessClusterArrive(addressFor(rewriter, op.getLoc(), ref),
+                                 adaptor.getPred(), scope, relaxed, rewriter,
+                                 op.getLoc());
+      rewriter.eraseOp(op);
+      return success();
+    }
     emitPredicated(rewriter, op.getLoc(), adaptor.getPred(),
                    [&](OpBuilder &b, Location loc) {
                      emitArrive(op, adaptor, addressFor(b, loc, ref), scope,

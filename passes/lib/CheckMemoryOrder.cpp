@@ -13,7 +13,9 @@
 //   publish those stores (with nothing to publish it is a fine rendezvous);
 // - a `relaxed` cluster-form arrival executed by threads that stored to
 //   memory since their last fence (fence.acq_rel / release at cluster scope
-//   or wider): nothing orders the stores before the arrival. Tracked per
+//   or wider, mbarrier.fence_release; `fence_release shared_cta` covers only
+//   stores to the CTA's own shared memory): nothing orders the stores
+//   before the arrival. Tracked per
 //   thread: the (rank, thread) points that certainly stored and did not
 //   fence (or pass a cluster barrier) since.
 //
@@ -36,6 +38,22 @@ bool isStore(Operation *op) {
          name == "vector.store" || name == "nvvm.stmatrix";
 }
 
+/// A store into the executing CTA's own shared memory (`.shared::cta`).
+bool isLocalSharedStore(Operation *op) {
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(store.getAddr().getType()))
+      return ptr.getAddressSpace() ==
+             static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+  return false;
+}
+
+/// `mbarrier.fence_release shared_cta`: orders only the thread's accesses
+/// to its own CTA's shared memory.
+bool isSharedCTAReleaseFence(Operation *op) {
+  auto fence = dyn_cast<FenceReleaseOp>(op);
+  return fence && fence.getSharedCta();
+}
+
 /// A fence that makes the thread's earlier stores visible at cluster scope
 /// to a later relaxed arrival.
 bool isReleaseFence(Operation *op) {
@@ -48,6 +66,16 @@ bool isReleaseFence(Operation *op) {
            ordering == LLVM::AtomicOrdering::acq_rel ||
            ordering == LLVM::AtomicOrdering::seq_cst;
   }
+  if (auto fence = dyn_cast<FenceReleaseOp>(op))
+    return !fence.getSharedCta();
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
+    // Inline PTX: fence.{acq_rel,sc,release}.{cluster,gpu,sys} or membar.
+    StringRef text = asmOp.getAsmString();
+    bool fence = text.contains("fence.acq_rel") || text.contains("fence.sc") ||
+                 text.contains("fence.release") || text.contains("membar.gl") ||
+                 text.contains("membar.sys");
+    return fence && !text.contains(".cta") && !text.contains("sync_restrict");
+  }
   StringRef name = op->getName().getStringRef();
   return name == "nvvm.fence.sc.cluster" || name == "nvvm.memory.barrier" ||
          name == "nvvm.fence.sync_restrict" ||
@@ -58,13 +86,17 @@ bool isReleaseFence(Operation *op) {
 /// fenced (release, cluster scope) since; `unsynced`, it stored and has not
 /// passed a cluster barrier since (a fence does not help a .cta arrival).
 struct StoreState {
-  llvm::BitVector dirty, unsynced;
+  // `dirty` for stores to anything but the CTA's own shared memory,
+  // `dirtyShared` for those (a shared_cta release fence orders only them).
+  llvm::BitVector dirty, dirtyShared, unsynced;
 
   bool operator==(const StoreState &o) const {
-    return dirty == o.dirty && unsynced == o.unsynced;
+    return dirty == o.dirty && dirtyShared == o.dirtyShared &&
+           unsynced == o.unsynced;
   }
   void join(const StoreState &o) {
     dirty &= o.dirty;
+    dirtyShared &= o.dirtyShared;
     unsynced &= o.unsynced;
   }
   static StoreState mergeBranches(const StoreState &entry,
@@ -75,14 +107,17 @@ struct StoreState {
     StoreState result = entry;
     if (known) {
       result.dirty.reset();
+      result.dirtyShared.reset();
       result.unsynced.reset();
       for (const Branch<StoreState> &b : branches) {
-        llvm::BitVector mine = b.state.dirty;
-        mine &= *b.set;
-        result.dirty |= mine;
-        mine = b.state.unsynced;
-        mine &= *b.set;
-        result.unsynced |= mine;
+        auto take = [&](const llvm::BitVector &from, llvm::BitVector &to) {
+          llvm::BitVector mine = from;
+          mine &= *b.set;
+          to |= mine;
+        };
+        take(b.state.dirty, result.dirty);
+        take(b.state.dirtyShared, result.dirtyShared);
+        take(b.state.unsynced, result.unsynced);
       }
       return result;
     }
@@ -151,8 +186,19 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
     if (isStore(op)) {
       ExecSet set = setOf(op);
       if (set) {
-        state.dirty |= *set;
+        (isLocalSharedStore(op) ? state.dirtyShared : state.dirty) |= *set;
         state.unsynced |= *set;
+      }
+      return;
+    }
+    if (isSharedCTAReleaseFence(op)) {
+      ExecSet set = setOf(op);
+      if (set) {
+        llvm::BitVector keep = *set;
+        keep.flip();
+        state.dirtyShared &= keep;
+      } else {
+        state.dirtyShared.reset();
       }
       return;
     }
@@ -165,9 +211,11 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
         llvm::BitVector keep = *set;
         keep.flip();
         state.dirty &= keep;
+        state.dirtyShared &= keep;
         state.unsynced &= keep;
       } else {
         state.dirty.reset();
+        state.dirtyShared.reset();
         state.unsynced.reset();
       }
       return;
@@ -178,8 +226,10 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
         llvm::BitVector keep = *set;
         keep.flip();
         state.dirty &= keep;
+        state.dirtyShared &= keep;
       } else {
         state.dirty.reset();
+        state.dirtyShared.reset();
       }
       return;
     }
@@ -200,7 +250,8 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       }
       if (arrive.getEffectiveSem() != Semantics::relaxed)
         return;
-      if (set && set->anyCommon(state.dirty))
+      if (set && (set->anyCommon(state.dirty) ||
+                  set->anyCommon(state.dirtyShared)))
         out.report(op, Severity::Warning, 70)
             << "is a relaxed arrival on another CTA's barrier after stores "
                "with no release fence in between: nothing orders those "
@@ -216,6 +267,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       weakRemote(arrive);
   };
   StoreState state{llvm::BitVector(points, false),
+                   llvm::BitVector(points, false),
                    llvm::BitVector(points, false)};
   auto walker = makeWalker<StoreState>(model, visit);
   walker.walkRegion(fn.getFunctionBody(), state);

@@ -17,6 +17,7 @@ void mbarrier::populateMBarrierToNVVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   lowering::populateViewPatterns(converter, patterns);
   lowering::populateInitPatterns(converter, patterns);
+  lowering::populateFencePatterns(converter, patterns);
   lowering::populateArrivePatterns(converter, patterns);
   lowering::populateWaitPatterns(converter, patterns);
   lowering::populateTcgen05Patterns(converter, patterns);

@@ -17,10 +17,14 @@ inline constexpr unsigned kSharedCTA =
 inline constexpr unsigned kSharedCluster =
     static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 
-/// A resolved barrier operand: the owner-local pointer to barrier `index`
-/// and, for a cluster-form access, the target CTA rank.
+/// A resolved barrier operand. A local access: `localAddr`, the owner-local
+/// pointer to barrier `index`. A cluster-form access: the group's base
+/// (ptr<3>), the index (i64) and the target CTA rank; its address is made by
+/// addressFor.
 struct BarrierRef {
-  Value localAddr;   // !llvm.ptr<3>
+  Value localAddr;   // !llvm.ptr<3>, local accesses only
+  Value base;        // !llvm.ptr<3>, the group's first barrier
+  Value index;       // i64
   Value rank;        // i32, or null for a local access
   bool isCluster() const { return static_cast<bool>(rank); }
 };
@@ -31,8 +35,13 @@ struct BarrierRef {
 BarrierRef resolveBarrier(OpBuilder &b, Location loc, Type sourceType,
                           Value converted, Value index, Value ctaId = {});
 
-/// The address an instruction takes: ptr<3> for a local access, the
-/// `nvvm.mapa` of it (ptr<7>) for a cluster-form one.
+/// The address an instruction takes: ptr<3> for a local access; for a
+/// cluster-form one, `nvvm.mapa` of the group's base (ptr<7>), then the GEP
+/// by the index. mapa(base + 8*i) == mapa(base) + 8*i (a group lies in one
+/// CTA's shared memory, which the shared::cluster window maps linearly), and
+/// the mapa of a loop-invariant base is loop-invariant: LLVM hoists it
+/// (mapa is `IntrNoMem, IntrSpeculatable`), also when the index is a
+/// run-time stage.
 Value addressFor(OpBuilder &b, Location loc, const BarrierRef &ref);
 
 namespace detail {
@@ -87,6 +96,7 @@ LLVM::LLVMStructType getRemoteStructType(MLIRContext *ctx);
 // Pattern registration, one function per op family file.
 void populateViewPatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateInitPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateFencePatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateArrivePatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateTcgen05Patterns(LLVMTypeConverter &, RewritePatternSet &);

@@ -26,6 +26,15 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   // The synchronization checker first, on the IR as the user wrote it.
   if (options.checkSync)
     pm.addPass(createMBarrierCheckSync());
+  // Then the merge: it reads the pipeline's chip/features for modules without
+  // a target, and its relaxed arrivals then raise the PTX version that
+  // mbarrier-attach-target derives.
+  if (options.optLevel >= 1 && options.mergeReleaseFences) {
+    MBarrierMergeReleaseFencesOptions merge;
+    merge.chip = options.chip;
+    merge.features = options.features;
+    pm.addPass(createMBarrierMergeReleaseFences(merge));
+  }
   MBarrierAttachTargetOptions attach;
   attach.chip = options.chip;
   attach.features = options.features;
@@ -64,6 +73,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
     options.checkSync = checkSync;
+    options.mergeReleaseFences = mergeReleaseFences;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -86,6 +96,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Run mbarrier-check-sync first (errors stop the "
                      "pipeline, warnings are reported)"),
       llvm::cl::init(MBarrierToPTXOptions().checkSync)};
+  Option<bool> mergeReleaseFences{
+      *this, "merge-release-fences",
+      llvm::cl::desc("At O >= 1, run mbarrier-merge-release-fences: one "
+                     "fence.release.cluster + .relaxed.cluster arrivals for "
+                     "consecutive .release.cluster arrivals (PTX 8.6)"),
+      llvm::cl::init(MBarrierToPTXOptions().mergeReleaseFences)};
 };
 } // namespace
 
@@ -97,6 +113,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registerConvertMBarrierToNVVM();
   registerMBarrierAttachTarget();
   registerMBarrierCheckSync();
+  registerMBarrierMergeReleaseFences();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "
@@ -108,7 +125,8 @@ void mbarrier::registerAllMBarrierPasses() {
   // (mbarrier-compile --emit nvvm/llvm).
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx-stage-nvvm",
-      "Stage 1 of mbarrier-to-ptx: attach the NVVM target, lower mbarrier",
+      "Stage 1 of mbarrier-to-ptx: merge release fences (O >= 1), attach "
+      "the NVVM target, lower mbarrier",
       [](OpPassManager &pm, const PipelineOptions &opts) {
         buildMBarrierToNVVMStage(pm, opts.get());
       });

@@ -93,6 +93,13 @@ Requirement requirementOf(Operation *op, WaitScopes &waitScopes) {
       })
       .Case<ExpectTxOp>([&](auto) { clusterForm("mbarrier.expect_tx"); })
       .Case<FenceInitOp>([&](auto) { clusterForm("fence.mbarrier_init"); })
+      .Case<FenceReleaseOp>([&](FenceReleaseOp fence) {
+        const char *what = fence.getSharedCta()
+                               ? "fence.release.sync_restrict::shared::cta.cluster"
+                               : "fence.release.cluster";
+        req.needSM(90, what);
+        req.needPTX(86, what);
+      })
       .Case<WaitOp, TryWaitOp, TestWaitOp>([&](auto wait) {
         if (isa<TestWaitOp>(op))
           req.needPTX(71, "mbarrier.test_wait.parity");

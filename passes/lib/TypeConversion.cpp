@@ -170,16 +170,19 @@ NVVM::MemScopeKind lowering::toNVVM(Scope scope) {
 BarrierRef lowering::resolveBarrier(OpBuilder &b, Location loc, Type sourceType,
                                   Value converted, Value index, Value ctaId) {
   BarrierRef ref;
-  Value base = converted;
+  ref.base = converted;
+  ref.index = index;
   if (isa<RemoteType>(sourceType)) {
-    base = LLVM::ExtractValueOp::create(b, loc, converted, ArrayRef<int64_t>{0});
+    ref.base = LLVM::ExtractValueOp::create(b, loc, converted, ArrayRef<int64_t>{0});
     ref.rank = LLVM::ExtractValueOp::create(b, loc, converted, ArrayRef<int64_t>{1});
   } else {
     ref.rank = ctaId;
   }
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kSharedCTA);
-  ref.localAddr = LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), base,
-                                      ValueRange{index});
+  if (!ref.isCluster()) {
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kSharedCTA);
+    ref.localAddr = LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(),
+                                        ref.base, ValueRange{index});
+  }
   return ref;
 }
 
@@ -187,7 +190,9 @@ Value lowering::addressFor(OpBuilder &b, Location loc, const BarrierRef &ref) {
   if (!ref.isCluster())
     return ref.localAddr;
   auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), kSharedCluster);
-  return NVVM::MapaOp::create(b, loc, clusterPtr, ref.localAddr, ref.rank);
+  Value mapped = NVVM::MapaOp::create(b, loc, clusterPtr, ref.base, ref.rank);
+  return LLVM::GEPOp::create(b, loc, clusterPtr, b.getI64Type(), mapped,
+                             ValueRange{ref.index});
 }
 
 void lowering::emitPredicated(OpBuilder &b, Location loc, Value pred,

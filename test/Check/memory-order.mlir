@@ -157,3 +157,91 @@ gpu.module @strong_enough {
     gpu.return
   }
 }
+
+// -----
+
+// A shared_cta release fence orders only stores to the CTA's own shared
+// memory: it does not publish the store into the peer's mailbox.
+gpu.module @shared_cta_fence_for_a_remote_store {
+  llvm.mlir.global internal @mailbox() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %peer = arith.xori %rank, %one : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+    }
+    mbarrier.fence_init
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    %box = llvm.mlir.addressof @mailbox : !llvm.ptr<3>
+    %peer_box = nvvm.mapa %box, %peer : !llvm.ptr<3> -> !llvm.ptr<7>
+    %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
+    scf.if %leader {
+      llvm.store %rank, %peer_box : i32, !llvm.ptr<7>
+      mbarrier.fence_release shared_cta
+      // expected-warning @+1 {{is a relaxed arrival on another CTA's barrier after stores with no release fence in between}}
+      mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<1>
+    }
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// Correct: mbarrier.fence_release (what mbarrier-merge-release-fences
+// inserts), a fence in inline PTX, and a shared_cta fence after a store to
+// the CTA's own shared memory, each before relaxed arrivals.
+gpu.module @fences_that_publish {
+  llvm.mlir.global internal @mailbox() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %peer = arith.xori %rank, %one : i32
+    %g = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<3>
+      mbarrier.init %g[%c1], %one : !mbarrier.group<3>
+      mbarrier.init %g[%c2], %one : !mbarrier.group<3>
+    }
+    mbarrier.fence_init
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    %box = llvm.mlir.addressof @mailbox : !llvm.ptr<3>
+    %peer_box = nvvm.mapa %box, %peer : !llvm.ptr<3> -> !llvm.ptr<7>
+    %r = mbarrier.remote_view %g, %peer : !mbarrier.group<3>
+    scf.if %leader {
+      llvm.store %rank, %peer_box : i32, !llvm.ptr<7>
+      mbarrier.fence_release
+      mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<3>
+      llvm.store %rank, %peer_box : i32, !llvm.ptr<7>
+      llvm.inline_asm has_side_effects "fence.acq_rel.cluster;", "~{memory}" : () -> ()
+      mbarrier.arrive %r[%c1] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<3>
+      llvm.store %rank, %box : i32, !llvm.ptr<3>
+      mbarrier.fence_release shared_cta
+      mbarrier.arrive %r[%c2] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<3>
+    }
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<3>
+    mbarrier.wait %g[%c1], %zero : !mbarrier.group<3>
+    mbarrier.wait %g[%c2], %zero : !mbarrier.group<3>
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}

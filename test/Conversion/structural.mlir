@@ -16,9 +16,9 @@ func.func @remote_view_through_scf_for(%g: !mbarrier.group<1>, %rank: i32) {
   %out = scf.for %iv = %c0 to %c8 step %c1 iter_args(%it = %r) -> (!mbarrier.remote<1>) {
     // CHECK: %[[B:.*]] = llvm.extractvalue %[[IT]][0]
     // CHECK: %[[K:.*]] = llvm.extractvalue %[[IT]][1]
-    // CHECK: %[[L:.*]] = llvm.getelementptr %[[B]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
-    // CHECK: %[[M:.*]] = nvvm.mapa %[[L]], %[[K]] : !llvm.ptr<3> -> !llvm.ptr<7>
-    // CHECK-NEXT: nvvm.mbarrier.arrive %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // CHECK: %[[MB:.*]] = nvvm.mapa %[[B]], %[[K]] : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: %[[M:.*]] = llvm.getelementptr %[[MB]][%[[IDX]]] : (!llvm.ptr<7>, i64) -> !llvm.ptr<7>, i64
+    // CHECK-NEXT: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %[[M]] : (!llvm.ptr<7>) -> ()
     mbarrier.arrive %it[%c0] : !mbarrier.remote<1>
     // CHECK: scf.yield %[[IT]] : !llvm.struct<(ptr<3>, i32)>
     scf.yield %it : !mbarrier.remote<1>
@@ -32,7 +32,8 @@ func.func @remote_view_through_scf_for(%g: !mbarrier.group<1>, %rank: i32) {
 func.func private @callee(%r: !mbarrier.remote<1>) -> !mbarrier.remote<1> {
   %c0 = arith.constant 0 : index
   // CHECK: nvvm.mapa
-  // CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];"
   mbarrier.arrive %r[%c0] : !mbarrier.remote<1>
   // CHECK: return %[[R]] : !llvm.struct<(ptr<3>, i32)>
   return %r : !mbarrier.remote<1>
@@ -50,6 +51,7 @@ func.func @remote_view_through_call_and_branch(%g: !mbarrier.group<1>) {
 ^bb1(%arg: !mbarrier.remote<1>):
   // CHECK: llvm.extractvalue %[[ARG]][1]
   // CHECK: nvvm.mapa
+  // CHECK-NEXT: llvm.getelementptr
   // CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
   %b = arith.constant 128 : i32
   mbarrier.arrive_expect_tx %arg[%c0], %b : !mbarrier.remote<1>
@@ -62,7 +64,8 @@ func.func @remote_view_through_call_and_branch(%g: !mbarrier.group<1>) {
 // CHECK-SAME: %{{.*}}: i32) workgroup(%{{.*}} : memref<4xf32, 3>)
 // CHECK: cf.br ^[[BB:.*]](%{{.*}} : !llvm.struct<(ptr<3>, i32)>)
 // CHECK: nvvm.mapa
-// CHECK-NEXT: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];"
 gpu.module @attributions {
   gpu.func @remote_view_with_attributions(%c: i32) workgroup(%w : memref<4xf32, 3>) kernel {
     %i0 = arith.constant 0 : index

@@ -148,6 +148,37 @@ gpu.module @unknown_ptx_version [#nvvm.target<chip = "sm_90", features = "+ptx99
 
 // -----
 
+// The release fence of fence merging is PTX 8.6 (fence.release), sm_90.
+gpu.module @fence_release_needs_ptx86 [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+  func.func @fence_release_needs_ptx_8_6() {
+    // expected-error @+1 {{needs PTX ISA 8.6 for fence.release.cluster, but the target (sm_90, features '+ptx80') emits PTX 8.0: raise it to +ptx86, or give no features to derive the version}}
+    mbarrier.fence_release
+    return
+  }
+}
+
+// -----
+
+gpu.module @fence_release_shared_cta_needs_ptx86 [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+  func.func @fence_release_shared_cta_needs_ptx_8_6() {
+    // expected-error @+1 {{needs PTX ISA 8.6 for fence.release.sync_restrict::shared::cta.cluster, but the target (sm_90, features '+ptx80') emits PTX 8.0}}
+    mbarrier.fence_release shared_cta
+    return
+  }
+}
+
+// -----
+
+gpu.module @fence_release_needs_sm_90 [#nvvm.target<chip = "sm_80">] {
+  func.func @fence_release_needs_sm_90() {
+    // expected-error @+1 {{needs sm_90 or newer for fence.release.cluster, but the target chip is sm_80}}
+    mbarrier.fence_release
+    return
+  }
+}
+
+// -----
+
 // expected-error @+1 {{'gpu.module' op target: target features '+ptx80,+ptx86' name more than one PTX ISA version}}
 gpu.module @two_ptx_versions [#nvvm.target<chip = "sm_90", features = "+ptx80,+ptx86">] {
   func.func @any_mbarrier_op(%g: !mbarrier.group<1>, %i: index) {

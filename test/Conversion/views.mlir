@@ -72,8 +72,9 @@ func.func @ptr_through_remote_view_is_mapped(%r: !mbarrier.remote<2>, %i: index)
   // CHECK: %[[IDX:.*]] = builtin.unrealized_conversion_cast %[[I]] : index to i64
   // CHECK: %[[BASE:.*]] = llvm.extractvalue %[[R]][0]
   // CHECK: %[[RANK:.*]] = llvm.extractvalue %[[R]][1]
-  // CHECK: %[[LOCAL:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
-  // CHECK: %[[MAPPED:.*]] = nvvm.mapa %[[LOCAL]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // The group's base is mapped, then indexed: mapa(base + 8*i) == mapa(base) + 8*i.
+  // CHECK: %[[MB:.*]] = nvvm.mapa %[[BASE]], %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK: %[[MAPPED:.*]] = llvm.getelementptr %[[MB]][%[[IDX]]] : (!llvm.ptr<7>, i64) -> !llvm.ptr<7>, i64
   // CHECK: return %[[MAPPED]] : !llvm.ptr<7>
   %q = mbarrier.ptr %r[%i] : !mbarrier.remote<2> -> !llvm.ptr<7>
   return %q : !llvm.ptr<7>

@@ -247,7 +247,7 @@ func.func @ptr_through_remote_view_is_shared_cluster(%r: !mbarrier.remote<1>, %i
 // -----
 
 func.func @tcgen05_commit_cta_group_1_through_remote_view(%r: !mbarrier.remote<1>, %i: index) {
-  // expected-error @+1 {{cannot target a remote view; signal other CTAs with the multicast mask}}
+  // expected-error @+1 {{with cta_group = 1 cannot target a remote view; signal other CTAs with the multicast mask}}
   mbarrier.tcgen05_commit %r[%i] : !mbarrier.remote<1>
   return
 }

@@ -25,6 +25,10 @@ func.func @alloc_view_init(%p: !llvm.ptr<3>, %i: index, %count: i32) {
   mbarrier.init %v[%i], %count : !mbarrier.group<2>
   // CHECK: mbarrier.fence_init
   mbarrier.fence_init
+  // CHECK: mbarrier.fence_release{{$}}
+  mbarrier.fence_release
+  // CHECK: mbarrier.fence_release shared_cta{{$}}
+  mbarrier.fence_release shared_cta
   // CHECK: mbarrier.inval %[[G]][%[[I]]] : !mbarrier.group<2>
   mbarrier.inval %g[%i] : !mbarrier.group<2>
   return

@@ -21,7 +21,8 @@
 
 // NVVM-LABEL: gpu.func @arrive_remote(
 // NVVM: nvvm.mapa
-// NVVM-NEXT: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// NVVM-NEXT: llvm.getelementptr
+// NVVM-NEXT: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];"
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @arrive_remote() kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {

@@ -15,22 +15,25 @@ module attributes {gpu.container_module} {
     // NVVM: %[[SEL:.*]] = arith.select %{{.*}}, %[[A]], %[[B]] : !llvm.struct<(ptr<3>, i32)>
     // NVVM: %[[RANK:.*]] = llvm.extractvalue %[[SEL]][1]
     // NVVM: nvvm.mapa %{{.*}}, %[[RANK]] : !llvm.ptr<3> -> !llvm.ptr<7>
-    // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // NVVM: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %{{.*}} : (!llvm.ptr<7>) -> ()
     // NVVM: %[[SW:.*]] = scf.index_switch %{{.*}} -> !llvm.struct<(ptr<3>, i32)>
     // NVVM: scf.yield %[[A]] : !llvm.struct<(ptr<3>, i32)>
     // NVVM: scf.yield %[[B]] : !llvm.struct<(ptr<3>, i32)>
     // NVVM: llvm.extractvalue %[[SW]][1]
-    // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // NVVM: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %{{.*}} : (!llvm.ptr<7>) -> ()
     // NVVM: %[[ER:.*]] = scf.execute_region -> !llvm.struct<(ptr<3>, i32)>
     // NVVM: llvm.extractvalue %[[ER]][1]
-    // NVVM: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // NVVM: llvm.inline_asm has_side_effects "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];", "l,~{memory}" %{{.*}} : (!llvm.ptr<7>) -> ()
+    // The three release.cluster arrivals (nothing between them touches
+    // memory) share one fence (mbarrier-merge-release-fences).
     // CHECK-LABEL: .entry choose_peer(
+    // CHECK: fence.release.cluster;
     // CHECK: mapa.shared::cluster.u64 [[A1:%rd[0-9]+]]
-    // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A1]]]
+    // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[A1]]]
     // CHECK: mapa.shared::cluster.u64 [[A2:%rd[0-9]+]]
-    // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A2]]]
+    // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[A2]]]
     // CHECK: mapa.shared::cluster.u64 [[A3:%rd[0-9]+]]
-    // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A3]]]
+    // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[A3]]]
     gpu.func @choose_peer(%p: i1, %k: index) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
       %i = arith.constant 0 : index
       %g = mbarrier.alloc : !mbarrier.group<2>

@@ -22,30 +22,42 @@ module attributes {gpu.container_module} {
   gpu.module @remote {
     // CHECK-LABEL: .entry remote_forms(
     // CHECK: .reqnctapercluster 2, 1, 1
-    gpu.func @remote_forms(%count: i32, %bytes: i32, %pred: i1) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    // A store between release arrivals keeps each one a release (the
+    // pipeline merges consecutive ones: merge-release-fences-ptx.mlir).
+    gpu.func @remote_forms(%count: i32, %bytes: i32, %pred: i1, %out: !llvm.ptr<1>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
       %c0 = arith.constant 0 : index
       %one = arith.constant 1 : i32
       %g = mbarrier.alloc : !mbarrier.group<1>
       %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
       %peer = arith.xori %rank, %one : i32
       %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
+      // An arrive of count 1 is the count-less form (ptxas: SYNCS.ARRIVE...A1T0,
+      // not the counted ART0 with the count in a register).
       // CHECK: mapa.shared::cluster.u64 [[ADDR:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
-      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]];
       mbarrier.arrive %r[%c0] : !mbarrier.remote<1>
+      llvm.store %count, %out : i32, !llvm.ptr<1>
       // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], [[COUNT:%r[0-9]+]];
       mbarrier.arrive %r[%c0], count %count : !mbarrier.remote<1>
-      // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [[[ADDR]]];
       mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<1>
-      // CHECK: mbarrier.arrive.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      // CHECK: mbarrier.arrive.shared::cluster.b64 _, [[[ADDR]]];
       mbarrier.arrive %r[%c0] {scope = #mbarrier.scope<cta>} : !mbarrier.remote<1>
       // CHECK: mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
       mbarrier.arrive_expect_tx %r[%c0], %bytes : !mbarrier.remote<1>
-      // A predicated remote arrival is a branch around the cluster form.
-      // CHECK: @{{!?}}%p{{[0-9]+}} bra
-      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], {{%r[0-9]+}};
+      llvm.store %bytes, %out : i32, !llvm.ptr<1>
+      // A predicated count-less remote arrival is a predicated instruction,
+      // a counted one a branch around the cluster form.
+      // CHECK-NOT: bra
+      // CHECK: @%p{{[0-9]+}} mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]];
       mbarrier.arrive %r[%c0] if %pred : !mbarrier.remote<1>
+      llvm.store %count, %out : i32, !llvm.ptr<1>
+      // CHECK: @{{!?}}%p{{[0-9]+}} bra
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[ADDR]]], [[COUNT]];
+      mbarrier.arrive %r[%c0], count %count if %pred : !mbarrier.remote<1>
       // CHECK-NOT: mbarrier.arrive.shared.b64
       // CHECK-NOT: mbarrier.arrive.expect_tx.shared.b64
+      // CHECK-NOT: fence.release
       // CHECK: ret;
       gpu.return
     }
@@ -54,8 +66,10 @@ module attributes {gpu.container_module} {
     gpu.func @on_cta_forms(%cta: i32) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
       %c1 = arith.constant 1 : index
       %g = mbarrier.alloc : !mbarrier.group<2>
-      // CHECK: mapa.shared::cluster.u64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
-      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A2]]], {{%r[0-9]+}};
+      // The group's base is mapped, then offset by 8 * index.
+      // CHECK: mapa.shared::cluster.u64 [[B2:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
+      // CHECK: add.s64 [[A2:%rd[0-9]+]], [[B2]], 8;
+      // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [[[A2]]];
       mbarrier.arrive %g[%c1] on %cta : !mbarrier.group<2>
       // CHECK-NOT: mbarrier.arrive.shared.b64
       // CHECK: ret;

@@ -66,7 +66,9 @@ module attributes {gpu.container_module} {
 
   gpu.module @leader {
     // LEADER-LABEL: .entry commit_to_leader(
-    // LEADER: mapa.shared::cluster.u64 [[LEAD:%rd[0-9]+]], {{%rd[0-9]+}}, 0;
+    // The leader's group base is mapped, then offset to barrier 1.
+    // LEADER: mapa.shared::cluster.u64 [[BASE:%rd[0-9]+]], {{%rd[0-9]+}}, 0;
+    // LEADER: add.s64 [[LEAD:%rd[0-9]+]], [[BASE]], 8;
     // LEADER: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [[[LEAD]]];
     // LEADER: ret;
     gpu.func @commit_to_leader() kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {

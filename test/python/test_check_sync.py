@@ -58,6 +58,14 @@ def test_every_benchmark_kernel_passes_the_checker():
         assert _silent(bench.kernel) == [], bench.name
 
 
+def test_every_fence_benchmark_kernel_passes_the_checker():
+    import fence_kernels
+    kernels_ = fence_kernels.all_kernels()
+    assert len(kernels_) >= 10
+    for fk in kernels_:
+        assert _silent(fk.text) == [], fk.name
+
+
 def test_every_example_file_passes_the_checker():
     examples = os.path.join(ROOT, "examples")
     from pathlib import Path

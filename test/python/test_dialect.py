@@ -207,7 +207,7 @@ def test_every_op_documents_an_example_that_round_trips():
     tested = {norm(l) for l in ops_test.splitlines() if not l.strip().startswith("//")}
     defs = re.findall(r"def MBarrier_(\w+)Op\b.*?(?=\ndef MBarrier_|\Z)", td, re.S)
     bodies = re.split(r"\ndef MBarrier_\w+Op\b", td)[1:]
-    assert len(bodies) == 14 == len(defs)
+    assert len(bodies) == 15 == len(defs)
     for name, body in zip(defs, bodies):
         assert "let summary" in body, name
         assert "PTX ISA" in body and "docs.nvidia.com" in body, name
@@ -226,7 +226,7 @@ def test_op_docstrings_carry_the_ptx_isa_links():
 
     ops = [cls for _, cls in inspect.getmembers(mbarrier, inspect.isclass)
            if getattr(cls, "OPERATION_NAME", "").startswith("mbarrier.")]
-    assert len(ops) == 14
+    assert len(ops) == 15
     for cls in ops:
         doc = cls.__doc__ or ""
         assert "https://docs.nvidia.com/cuda/parallel-thread-execution/" in doc, cls.OPERATION_NAME

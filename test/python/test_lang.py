@@ -29,9 +29,19 @@ def test_seed_remote_view_arrivals_are_cluster_forms():
 
     k, ptx = _ptx(build)
     assert "mapa.shared::cluster.u64" in ptx
-    assert ptx.count("mbarrier.arrive.release.cluster.shared::cluster.b64 _,") == 2
+    # Both arrivals are cluster forms; as two consecutive release arrivals of
+    # one thread they are merged (mbarrier-merge-release-fences): one
+    # fence.release.cluster, then both arrivals .relaxed.cluster.
+    arrives = [line.strip() for line in ptx.splitlines() if "mbarrier.arrive" in line]
+    assert len(arrives) == 2, arrives
+    assert all(".relaxed.cluster.shared::cluster.b64 _," in a for a in arrives), arrives
+    fence = ptx.index("fence.release.cluster;")
+    assert fence < ptx.index(arrives[0])
     assert "mbarrier.arrive.shared.b64" not in ptx
     assert "mbarrier.init.shared.b64" in ptx
+    # Without the merge (O=0), each is its own .release.cluster arrival.
+    unmerged = k.compile(opt_level=0, check_sync=False).ptx
+    assert unmerged.count("mbarrier.arrive.release.cluster.shared::cluster.b64 _,") == 2
 
 
 def test_seed_tma_remote_view_is_cluster_expect_tx():

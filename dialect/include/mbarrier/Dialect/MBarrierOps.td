@@ -170,6 +170,40 @@ def MBarrier_FenceInitOp : MBarrier_Op<"fence_init"> {
   let assemblyFormat = "attr-dict";
 }
 
+def MBarrier_FenceReleaseOp : MBarrier_Op<"fence_release"> {
+  let summary = "a release fence at cluster scope, for relaxed arrivals that follow";
+  let description = [{
+    `fence.release.cluster` (PTX 8.6, sm_90): a release fence of the
+    executing thread at cluster scope. By the PTX memory consistency model a
+    release fence followed in program order by a strong write (here an
+    arrive with `sem = relaxed`, `scope = cluster`) is a *release pattern*,
+    which orders every access of the thread before the fence before the
+    wait that observes the arrival. One fence therefore serves any number of
+    `.relaxed.cluster` arrivals that follow it with no memory access in
+    between: that is the rewrite of `mbarrier-merge-release-fences`
+    (docs/fence-merging.md), which inserts this op.
+
+    `shared_cta`: `fence.release.sync_restrict::shared::cta.cluster` (PTX
+    8.6): the fence orders only the thread's prior accesses to its own CTA's
+    shared memory (`.shared::cta`). It suffices where nothing else needs to
+    be published, as in a consumer that read a stage of its own shared
+    memory and releases it to producers in other CTAs; it does not publish
+    global memory, nor writes into another CTA's shared memory. It is never
+    inferred: write it where that is known.
+
+    PTX ISA: "membar/fence" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-membar).
+
+    Example:
+
+    ```mlir
+    mbarrier.fence_release
+    mbarrier.fence_release shared_cta
+    ```
+  }];
+  let arguments = (ins UnitAttr:$shared_cta);
+  let assemblyFormat = "(`shared_cta` $shared_cta^)? attr-dict";
+}
+
 def MBarrier_InvalOp : MBarrier_Op<"inval"> {
   let summary = "invalidate one mbarrier object";
   let description = [{
@@ -331,7 +365,10 @@ class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
     /// The `.scope` to emit: the attribute, else the default of
     /// `getDefaultWaitScope` (cluster in a cluster kernel, else cta).
     Scope getEffectiveScope() {
-      return getScope().value_or(getDefaultWaitScope(getOperation()));
+      // Not value_or: the default walks the function, only when needed.
+      if (std::optional<Scope> scope = getScope())
+        return *scope;
+      return getDefaultWaitScope(getOperation());
     }
   }];
 }

@@ -24,9 +24,13 @@ struct MBarrierToPTXOptions {
   unsigned optLevel = 3;
   /// Run mbarrier-check-sync at the start of stage 1.
   bool checkSync = true;
+  /// At optLevel >= 1: mbarrier-merge-release-fences first.
+  bool mergeReleaseFences = true;
 };
 
-/// Stage 1: attach the NVVM target to every gpu.module, lower mbarrier ops.
+/// Stage 1: check synchronization (checkSync), merge release fences
+/// (optLevel >= 1), attach the NVVM target to every gpu.module, lower
+/// mbarrier ops.
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
 /// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.

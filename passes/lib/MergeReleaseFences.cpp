@@ -1,0 +1,133 @@
+//===- MergeReleaseFences.cpp - mbarrier-merge-release-fences -------------===//
+//
+// k release.cluster arrivals of one thread with nothing to publish between
+// them == one fence.release.cluster + k relaxed.cluster arrivals (a release
+// fence followed by a strong write is a release pattern: PTX ISA, memory
+// consistency model). The argument and its limits: docs/fence-merging.md.
+//
+//===----------------------------------------------------------------------===//
+#include "PatternCommon.h"
+#include "mbarrier/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::mbarrier {
+#define GEN_PASS_DEF_MBARRIERMERGERELEASEFENCES
+#include "mbarrier/Conversion/Passes.h.inc"
+} // namespace mlir::mbarrier
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+
+namespace {
+
+/// The PTX version of `fence.release` and of the `.relaxed` arrive.
+constexpr unsigned kRelaxedPTX = 86;
+
+/// Whether a target can emit the merged form: sm_90 and PTX 8.6, or, for a
+/// target whose PTX version is still to be derived (`derivable`), a backend
+/// that knows 8.6.
+bool supportsMerge(const NVPTXTarget &target, bool derivable) {
+  if (target.sm < 90)
+    return false;
+  if (target.explicitPtx || !derivable)
+    return target.ptx() >= kRelaxedPTX;
+  return roundUpPTXVersion(kRelaxedPTX).has_value();
+}
+
+/// An arrival the pass may merge: release semantics at cluster scope.
+bool isReleaseClusterArrive(Operation *op) {
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<ArriveOp, ArriveExpectTxOp>([](auto arrive) {
+        return arrive.getEffectiveSem() == Semantics::release &&
+               arrive.getEffectiveScope() == Scope::cluster;
+      })
+      .Default(false);
+}
+
+void makeRelaxedCluster(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  auto sem = SemanticsAttr::get(ctx, Semantics::relaxed);
+  auto scope = ScopeAttr::get(ctx, Scope::cluster);
+  llvm::TypeSwitch<Operation *>(op).Case<ArriveOp, ArriveExpectTxOp>(
+      [&](auto arrive) {
+        arrive.setSemAttr(sem);
+        arrive.setScopeAttr(scope);
+      });
+}
+
+struct MergeReleaseFencesPass
+    : mbarrier::impl::MBarrierMergeReleaseFencesBase<MergeReleaseFencesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    std::optional<bool> fallback; // the options' answer, for modules without a target
+    if (!chip.empty()) {
+      FailureOr<NVPTXTarget> target =
+          parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
+      if (failed(target))
+        return signalPassFailure();
+      fallback = supportsMerge(*target, /*derivable=*/true);
+    }
+
+    DenseMap<Operation *, bool> allowedIn; // per gpu.module (null: none)
+    auto allowed = [&](Operation *op) {
+      auto module = op->getParentOfType<gpu::GPUModuleOp>();
+      auto [it, inserted] = allowedIn.try_emplace(module, false);
+      if (inserted)
+        it->second = moduleAllows(module, fallback);
+      return it->second;
+    };
+
+    SmallVector<SmallVector<Operation *>> groups;
+    root->walk([&](Block *block) {
+      SmallVector<Operation *> run;
+      auto flush = [&] {
+        if (run.size() >= 2 && allowed(run.front()))
+          groups.push_back(run);
+        run.clear();
+      };
+      for (Operation &op : *block) {
+        if (isReleaseClusterArrive(&op))
+          run.push_back(&op);
+        else if (!isMemoryEffectFree(&op))
+          flush();
+        // Ops without memory effects may sit between members.
+      }
+      flush();
+    });
+
+    for (ArrayRef<Operation *> group : groups) {
+      OpBuilder builder(group.front());
+      FenceReleaseOp::create(builder, group.front()->getLoc());
+      for (Operation *op : group)
+        makeRelaxedCluster(op);
+    }
+  }
+
+  /// Every NVVM target of `module` supports the merged form; with none, the
+  /// options say. An invalid target is left to mbarrier-attach-target and
+  /// the lowering to report: no merge, and no diagnostic from here.
+  static bool moduleAllows(gpu::GPUModuleOp module, std::optional<bool> fallback) {
+    SmallVector<NVVM::NVVMTargetAttr> targets;
+    if (module)
+      if (ArrayAttr attrs = module.getTargetsAttr())
+        for (Attribute attr : attrs)
+          if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+            targets.push_back(nvvm);
+    if (targets.empty())
+      return fallback.value_or(false);
+    ScopedDiagnosticHandler silence(module.getContext(),
+                                    [](Diagnostic &) { return success(); });
+    return llvm::all_of(targets, [&](NVVM::NVVMTargetAttr nvvm) {
+      FailureOr<NVPTXTarget> target = parseNVPTXTarget(
+          nvvm.getChip(), nvvm.getFeatures(), [&] { return module.emitError(); });
+      return succeeded(target) && supportsMerge(*target, /*derivable=*/false);
+    });
+  }
+};
+
+} // namespace
