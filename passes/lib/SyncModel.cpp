@@ -367,7 +367,20 @@ bool checksync::isRemoteMemoryAccess(Operation *op) {
   return false;
 }
 
+/// The PTX of an inline-asm op, or "".
+static StringRef inlinePTX(Operation *op) {
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    return asmOp.getAsmString();
+  return "";
+}
+
 bool checksync::isClusterArrive(Operation *op, bool *relaxed) {
+  StringRef ptx = inlinePTX(op);
+  if (ptx.contains("barrier.cluster.arrive")) {
+    if (relaxed)
+      *relaxed = ptx.contains("barrier.cluster.arrive.relaxed");
+    return true;
+  }
   if (isa<NVVM::ClusterArriveOp>(op)) {
     if (relaxed)
       *relaxed = false;
@@ -382,7 +395,8 @@ bool checksync::isClusterArrive(Operation *op, bool *relaxed) {
 }
 
 bool checksync::isClusterWait(Operation *op) {
-  return isa<NVVM::ClusterWaitOp>(op);
+  return isa<NVVM::ClusterWaitOp>(op) ||
+         inlinePTX(op).contains("barrier.cluster.wait");
 }
 
 bool checksync::runsAtLeastOnce(Operation *op) {

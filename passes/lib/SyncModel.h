@@ -116,7 +116,7 @@ bool isRemoteBarrierUse(Operation *op);
 /// `.shared::cluster` pointer (ptr<7>): loads and stores.
 bool isRemoteMemoryAccess(Operation *op);
 /// Cluster-wide barriers (barrier.cluster): arrive (release unless relaxed)
-/// and wait.
+/// and wait, as NVVM ops or in inline PTX.
 bool isClusterArrive(Operation *op, bool *relaxed = nullptr);
 bool isClusterWait(Operation *op);
 

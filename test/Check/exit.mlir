@@ -94,7 +94,9 @@ gpu.module @barrier_on_one_path {
 
 // -----
 
-// Correct: a final cluster barrier after the last remote access.
+// Correct: a final cluster barrier after the last remote access (here the
+// init is published, and the kernel ends, with cluster barriers written in
+// inline PTX).
 gpu.module @final_barrier {
   gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -110,15 +112,14 @@ gpu.module @final_barrier {
       mbarrier.init %g[%c0], %one : !mbarrier.group<1>
     }
     mbarrier.fence_init
-    nvvm.cluster.arrive
-    nvvm.cluster.wait
+    llvm.inline_asm has_side_effects "barrier.cluster.arrive.aligned;", "" : () -> ()
+    llvm.inline_asm has_side_effects "barrier.cluster.wait.aligned;", "" : () -> ()
     %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
     scf.if %leader {
       mbarrier.arrive %r[%c0] : !mbarrier.remote<1>
     }
     mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
-    nvvm.cluster.arrive
-    nvvm.cluster.wait
+    llvm.inline_asm has_side_effects "barrier.cluster.arrive;\n\tbarrier.cluster.wait;", "" : () -> ()
     gpu.return
   }
 }
