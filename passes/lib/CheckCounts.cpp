@@ -19,7 +19,10 @@
 //   first phase (error); a loop trip below the count (warning).
 // - class 5: a wait in an scf.for whose barrier and parity do not change
 //   from trip to trip, on a barrier that the loop arrives on: an odd number
-//   of phases per trip is an error, an unknown number a warning.
+//   of phases per trip is an error, an unknown number a warning. And a loop
+//   that arrives on one barrier every trip but never waits (no back-
+//   pressure), while others wait on it in a loop: it can run two phases
+//   ahead of them (warning).
 // - class 6: expected transaction bytes different from the bytes of the
 //   bulk copies that complete on the barrier in the same context (error).
 //
@@ -27,6 +30,8 @@
 #include "SyncModel.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -93,6 +98,7 @@ private:
   void checkArrivals();
   void checkParity();
   void checkBytes();
+  void checkRunAhead();
   bool waited(Value root) {
     return llvm::any_of(waits, [&](Operation *w) {
       return barrierOf(w)->root == root;
@@ -524,6 +530,49 @@ void Counter::checkParity() {
   }
 }
 
+/// Whether something in `loop` can make a trip wait for other threads: an
+/// mbarrier wait or test, a CTA or cluster barrier, a call, inline PTX that
+/// synchronizes.
+bool synchronizesIn(Operation *loop) {
+  return loop
+      ->walk([](Operation *op) {
+        StringRef name = op->getName().getStringRef();
+        bool sync = isa<WaitOp, TryWaitOp, TestWaitOp, CallOpInterface>(op) ||
+                    name == "nvvm.barrier0" || name == "nvvm.barrier" ||
+                    name == "nvvm.cluster.wait" || name == "gpu.barrier";
+        if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
+          StringRef ptx = asmOp.getAsmString();
+          sync = ptx.contains("bar.sync") || ptx.contains("barrier.sync") ||
+                 ptx.contains("barrier.cluster.wait") || ptx.contains("wait") ||
+                 ptx.contains("bar.red");
+        }
+        return sync ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+void Counter::checkRunAhead() {
+  for (const Event &e : arrivals) {
+    Operation *loop = e.context;
+    if (loop == fn.getOperation() || isa<Tcgen05CommitOp>(e.op) ||
+        !invariantIn(e.key.index, loop) || synchronizesIn(loop))
+      continue;
+    // Someone waits on the barrier phase after phase.
+    bool waitedInLoop = llvm::any_of(waits, [&](Operation *w) {
+      return isa<WaitOp, TryWaitOp>(w) && barrierOf(w)->root == e.key.root &&
+             !barrierOf(w)->differentFrom(e.key) &&
+             contextOf(w, fn) != fn.getOperation();
+    });
+    if (!waitedInLoop)
+      continue;
+    out.report(e.op, Severity::Warning, 50)
+        << "arrives on the barrier in every trip of a loop that never waits: "
+           "nothing keeps it from running two or more phases ahead of the "
+           "threads that wait on the barrier, whose parity then aliases (give "
+           "the loop a back-pressure barrier to wait on)";
+  }
+}
+
 void Counter::checkBytes() {
   // Only barriers whose transaction bytes all come and go in one context.
   forEachBarrier(bytes, [&](Operation *ctx, ArrayRef<const Event *> group) {
@@ -593,6 +642,7 @@ void Counter::run() {
     checkBytes();
   }
   checkParity();
+  checkRunAhead();
 }
 
 } // namespace

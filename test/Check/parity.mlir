@@ -33,7 +33,8 @@ gpu.module @constant_parity {
 // -----
 
 // The consumer loop waits for a parity fixed before the loop while the
-// producer loop completes a phase every trip.
+// producer loop completes a phase every trip; and nothing holds the producer
+// back, so it can also run phases ahead of the consumer (triton#10669).
 gpu.module @parity_fixed_before_the_loop {
   gpu.func @k(%n: index, %start: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -52,6 +53,7 @@ gpu.module @parity_fixed_before_the_loop {
     nvvm.barrier0
     scf.if %producer {
       scf.for %i = %c0 to %n step %c1 {
+        // expected-warning @+1 {{arrives on the barrier in every trip of a loop that never waits: nothing keeps it from running two or more phases ahead of the threads that wait on the barrier, whose parity then aliases (give the loop a back-pressure barrier to wait on)}}
         mbarrier.arrive %full[%c0] : !mbarrier.group<1>
       }
     } else {
@@ -113,6 +115,48 @@ gpu.module @carried_parity {
       mbarrier.arrive %g[%c0] : !mbarrier.group<1>
       mbarrier.wait %g[%c0], %one : !mbarrier.group<1>
       nvvm.barrier0
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Correct: a producer/consumer ring with back-pressure: the producer waits
+// on `empty` before each `full` arrival, the consumer flips its parity.
+gpu.module @back_pressure {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %warp = arith.divui %t, %c32 : i32
+    %producer = arith.cmpi eq, %warp, %zero : i32
+    %full = mbarrier.alloc : !mbarrier.group<1>
+    %empty = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %full[%c0], %c32 : !mbarrier.group<1>
+      mbarrier.init %empty[%c0], %c32 : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.if %producer {
+      %p = scf.for %i = %c0 to %n step %c1 iter_args(%phase = %zero) -> (i32) {
+        mbarrier.wait %empty[%c0], %phase {phase_offset = 1 : i32} : !mbarrier.group<1>
+        mbarrier.arrive %full[%c0] : !mbarrier.group<1>
+        %next = arith.xori %phase, %one : i32
+        scf.yield %next : i32
+      }
+    } else {
+      %p = scf.for %i = %c0 to %n step %c1 iter_args(%phase = %zero) -> (i32) {
+        mbarrier.wait %full[%c0], %phase : !mbarrier.group<1>
+        mbarrier.arrive %empty[%c0] : !mbarrier.group<1>
+        %next = arith.xori %phase, %one : i32
+        scf.yield %next : i32
+      }
     }
     gpu.return
   }
