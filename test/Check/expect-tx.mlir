@@ -181,3 +181,120 @@ gpu.module @bytes_match {
   }
   llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<4096 x i8>
 }
+
+// -----
+
+// A 2-stage TMA ring: an elected producer thread posts the bytes of stage
+// `i % 2` and issues its copies; the consumer warps wait on the stage. The
+// correct ring stays silent; the other one expects one copy too many per
+// stage.
+gpu.module @tma_ring {
+  gpu.func @right(%src: !llvm.ptr<1>, %n: i32) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %c32 = arith.constant 32 : i32
+    %c64 = arith.constant 64 : i32
+    %total = arith.constant 4096 : i32
+    %half = arith.constant 2048 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %warp = arith.divui %t, %c32 : i32
+    %producer = arith.cmpi eq, %warp, %zero : i32
+    %full = mbarrier.alloc : !mbarrier.group<2>
+    %empty = mbarrier.alloc : !mbarrier.group<2>
+    %buf = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    scf.if %leader {
+      %c1 = arith.constant 1 : index
+      mbarrier.init %full[%c0], %one : !mbarrier.group<2>
+      mbarrier.init %full[%c1], %one : !mbarrier.group<2>
+      mbarrier.init %empty[%c0], %c64 : !mbarrier.group<2>
+      mbarrier.init %empty[%c1], %c64 : !mbarrier.group<2>
+    }
+    mbarrier.fence_init
+    nvvm.barrier0
+    scf.if %producer {
+      %elected = nvvm.elect.sync -> i1
+      scf.for %i = %zero to %n step %one : i32 {
+        %s = arith.remui %i, %two : i32
+        %round = arith.divui %i, %two : i32
+        %phase = arith.andi %round, %one : i32
+        %stage = arith.index_cast %s : i32 to index
+        mbarrier.wait %empty[%stage], %phase {phase_offset = 1 : i32} : !mbarrier.group<2>
+        scf.if %elected {
+          mbarrier.arrive_expect_tx %full[%stage], %total : !mbarrier.group<2>
+          %bar = mbarrier.ptr %full[%stage] : !mbarrier.group<2> -> !llvm.ptr<3>
+          nvvm.cp.async.bulk.shared.cluster.global %buf, %src, %bar, %half : !llvm.ptr<3>, !llvm.ptr<1>
+          nvvm.cp.async.bulk.shared.cluster.global %buf, %src, %bar, %half : !llvm.ptr<3>, !llvm.ptr<1>
+        }
+      }
+    } else {
+      scf.for %i = %zero to %n step %one : i32 {
+        %s = arith.remui %i, %two : i32
+        %round = arith.divui %i, %two : i32
+        %phase = arith.andi %round, %one : i32
+        %stage = arith.index_cast %s : i32 to index
+        mbarrier.wait %full[%stage], %phase : !mbarrier.group<2>
+        mbarrier.arrive %empty[%stage] : !mbarrier.group<2>
+      }
+    }
+    gpu.return
+  }
+  gpu.func @wrong(%src: !llvm.ptr<1>, %n: i32) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %c32 = arith.constant 32 : i32
+    %c64 = arith.constant 64 : i32
+    %total = arith.constant 6144 : i32
+    %half = arith.constant 2048 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %warp = arith.divui %t, %c32 : i32
+    %producer = arith.cmpi eq, %warp, %zero : i32
+    %full = mbarrier.alloc : !mbarrier.group<2>
+    %empty = mbarrier.alloc : !mbarrier.group<2>
+    %buf = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    scf.if %leader {
+      %c1 = arith.constant 1 : index
+      mbarrier.init %full[%c0], %one : !mbarrier.group<2>
+      mbarrier.init %full[%c1], %one : !mbarrier.group<2>
+      mbarrier.init %empty[%c0], %c64 : !mbarrier.group<2>
+      mbarrier.init %empty[%c1], %c64 : !mbarrier.group<2>
+    }
+    mbarrier.fence_init
+    nvvm.barrier0
+    scf.if %producer {
+      %elected = nvvm.elect.sync -> i1
+      scf.for %i = %zero to %n step %one : i32 {
+        %s = arith.remui %i, %two : i32
+        %round = arith.divui %i, %two : i32
+        %phase = arith.andi %round, %one : i32
+        %stage = arith.index_cast %s : i32 to index
+        mbarrier.wait %empty[%stage], %phase {phase_offset = 1 : i32} : !mbarrier.group<2>
+        scf.if %elected {
+          // expected-error @+1 {{expects 6144 transaction bytes on the barrier, but the bulk copies that complete on it bring 4096 bytes: the phase never completes}}
+          mbarrier.arrive_expect_tx %full[%stage], %total : !mbarrier.group<2>
+          %bar = mbarrier.ptr %full[%stage] : !mbarrier.group<2> -> !llvm.ptr<3>
+          nvvm.cp.async.bulk.shared.cluster.global %buf, %src, %bar, %half : !llvm.ptr<3>, !llvm.ptr<1>
+          nvvm.cp.async.bulk.shared.cluster.global %buf, %src, %bar, %half : !llvm.ptr<3>, !llvm.ptr<1>
+        }
+      }
+    } else {
+      scf.for %i = %zero to %n step %one : i32 {
+        %s = arith.remui %i, %two : i32
+        %round = arith.divui %i, %two : i32
+        %phase = arith.andi %round, %one : i32
+        %stage = arith.index_cast %s : i32 to index
+        mbarrier.wait %full[%stage], %phase : !mbarrier.group<2>
+        mbarrier.arrive %empty[%stage] : !mbarrier.group<2>
+      }
+    }
+    gpu.return
+  }
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<4096 x i8>
+}
