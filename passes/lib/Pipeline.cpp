@@ -23,7 +23,10 @@ using namespace mlir::mbarrier;
 
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
-  // First: the merge reads the pipeline's chip/features for modules without
+  // The synchronization checker first, on the IR as the user wrote it.
+  if (options.checkSync)
+    pm.addPass(createMBarrierCheckSync());
+  // Then the merge: it reads the pipeline's chip/features for modules without
   // a target, and its relaxed arrivals then raise the PTX version that
   // mbarrier-attach-target derives.
   if (options.optLevel >= 1 && options.mergeReleaseFences) {
@@ -69,6 +72,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.chip = chip;
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
+    options.checkSync = checkSync;
     options.mergeReleaseFences = mergeReleaseFences;
     return options;
   }
@@ -87,6 +91,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                        clEnumValN(OptLevel::O1, "1", "-O1"),
                        clEnumValN(OptLevel::O2, "2", "-O2"),
                        clEnumValN(OptLevel::O3, "3", "-O3"))};
+  Option<bool> checkSync{
+      *this, "check-sync",
+      llvm::cl::desc("Run mbarrier-check-sync first (errors stop the "
+                     "pipeline, warnings are reported)"),
+      llvm::cl::init(MBarrierToPTXOptions().checkSync)};
   Option<bool> mergeReleaseFences{
       *this, "merge-release-fences",
       llvm::cl::desc("At O >= 1, run mbarrier-merge-release-fences: one "
@@ -103,6 +112,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registered = true;
   registerConvertMBarrierToNVVM();
   registerMBarrierAttachTarget();
+  registerMBarrierCheckSync();
   registerMBarrierMergeReleaseFences();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",

@@ -45,9 +45,10 @@ def register_dialect(context: "ir.Context | None" = None, load: bool = True) -> 
     mbarrier.register_passes()
 
 
-_LAZY = ("compile", "CompiledKernel", "CompiledModule", "CompileError")
+_LAZY = ("compile", "CompiledKernel", "CompiledModule", "CompileError", "SyncCheckWarning")
 
-__all__ = ["compile", "CompiledKernel", "CompiledModule", "CompileError", "register_dialect",
+__all__ = ["compile", "CompiledKernel", "CompiledModule", "CompileError", "SyncCheckWarning",
+           "register_dialect",
            "plugin_path", "mbarrier_opt_path"]
 
 

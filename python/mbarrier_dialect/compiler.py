@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import warnings as _warnings
 import re
 import sys
 import time
@@ -26,6 +27,11 @@ EMITS = ("nvvm", "llvm", "ptx", "cubin")
 
 class CompileError(RuntimeError):
     """Compilation failed; the message carries the located diagnostics."""
+
+
+class SyncCheckWarning(UserWarning):
+    """A warning of the synchronization checker (``mbarrier-check-sync``):
+    a barrier protocol that is probably wrong (docs/checker.md)."""
 
 
 @dataclass
@@ -68,6 +74,9 @@ class CompiledKernel:
     launch_shapes: dict = field(default_factory=dict)
     # Kernel name -> its signature, for every gpu.func kernel of the input.
     kernels: dict[str, KernelSignature] = field(default_factory=dict)
+    # The warnings of the synchronization checker (mbarrier-check-sync),
+    # each "file:line:col: warning: message"; also issued as SyncCheckWarning.
+    warnings: list[str] = field(default_factory=list)
 
     def launch(self, *, args: Sequence[Any] = (), grid: Any = None, block: Any = None,
                cluster: Any = None, kernel: str | None = None, shared_mem: int = 0,
@@ -170,11 +179,14 @@ class CompiledKernel:
         return module.cubin if module else b""
 
 
-def _pipeline_options(chip: str | None, features: str | None, opt_level: int) -> str:
+def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
+                      check_sync: bool = True) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
-    (chip sm_90, the lowest PTX version the chip and the ops need) live in
-    the C++ pipeline, once."""
+    (chip sm_90, the lowest PTX version the chip and the ops need, the
+    synchronization checker on) live in the C++ pipeline, once."""
     options = [f"O={opt_level}"]
+    if not check_sync:
+        options.append("check-sync=false")
     for name, value in (("chip", chip), ("features", features)):
         if value is None:
             continue
@@ -194,12 +206,44 @@ def _first_target_chip(module: ir.Module) -> str | None:
     return None
 
 
-def _run(module: ir.Module, pipeline: str) -> None:
+def _location_text(loc) -> str | None:
+    """``file:line:col`` of the first file location inside `loc`."""
+    try:
+        if loc.is_a_file():
+            return f"{loc.filename}:{loc.start_line}:{loc.start_col}"
+        if loc.is_a_name():
+            return _location_text(loc.child_loc)
+        if loc.is_a_callsite():
+            return _location_text(loc.callee)
+        if loc.is_a_fused():
+            for inner in loc.locations:
+                found = _location_text(inner)
+                if found:
+                    return found
+    except (AttributeError, ValueError):
+        pass
+    return None
+
+
+def _run(module: ir.Module, pipeline: str, warnings: list[str] | None = None) -> None:
+    """Runs `pipeline` on `module`; errors raise CompileError, warnings (of
+    mbarrier-check-sync) are appended to `warnings` when it is given."""
     pm = PassManager.parse(f"builtin.module({pipeline})", context=module.context)
+
+    def on_diagnostic(diag) -> bool:
+        if warnings is None or diag.severity != ir.DiagnosticSeverity.WARNING:
+            return False
+        where = _location_text(diag.location) or str(diag.location)
+        warnings.append(f"{where}: warning: {diag.message}")
+        return True
+
+    handler = module.context.attach_diagnostic_handler(on_diagnostic)
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:
         raise CompileError(str(e)) from None
+    finally:
+        handler.detach()
 
 
 def _target_chip(target) -> str:
@@ -303,6 +347,7 @@ def compile(
     features: str | None = None,
     opt_level: int = 3,
     emit: str = "cubin",
+    check_sync: bool = True,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -316,12 +361,19 @@ def compile(
     module's mbarrier ops need; ``"+ptxNN"`` asks for a version explicitly.
     An unknown chip, a malformed feature string or a version below the
     chip's minimum is a CompileError naming the fix.
+
+    ``check_sync`` (default True) runs the synchronization checker
+    (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
+    CompileError, its warnings are kept in ``.warnings`` and issued as
+    ``SyncCheckWarning``.
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
     if opt_level not in (0, 1, 2, 3):
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-    options = _pipeline_options(chip, features, opt_level)
+    if not isinstance(check_sync, bool):
+        raise TypeError(f"check_sync must be a bool, got {type(check_sync).__name__}")
+    options = _pipeline_options(chip, features, opt_level, check_sync)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):
@@ -351,7 +403,10 @@ def compile(
     with work.context:
         result.kernels = _kernel_signatures(work)
         for key, stop_at, field_name, pipeline, keep in stages:
-            _run(work, pipeline)
+            _run(work, pipeline, result.warnings if key == "lower" else None)
+            if key == "lower":
+                for message in result.warnings:
+                    _warnings.warn(message, SyncCheckWarning, stacklevel=2)
             setattr(result, field_name, keep(work))
             if result.chip is None:
                 result.chip = _first_target_chip(work)
@@ -405,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--module", dest="module", default=None, metavar="NAME",
                         help="emit only the PTX or cubin of gpu.module @NAME")
     parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
+    parser.add_argument("--no-check-sync", dest="check_sync", action="store_false",
+                        help="do not run the synchronization checker (mbarrier-check-sync)")
     args = parser.parse_args(argv)
 
     if args.module is not None and args.emit in ("nvvm", "llvm"):
@@ -426,11 +483,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         source = text if args.input == "-" else Path(args.input)
         # Stop at PTX and assemble only the modules that are written.
-        result = compile(source, args.chip, features=args.features,
-                         opt_level=args.opt_level,
-                         emit="ptx" if args.emit == "cubin" else args.emit)
+        with _warnings.catch_warnings():
+            _warnings.simplefilter("ignore", SyncCheckWarning)
+            result = compile(source, args.chip, features=args.features,
+                             opt_level=args.opt_level,
+                             emit="ptx" if args.emit == "cubin" else args.emit,
+                             check_sync=args.check_sync)
     except CompileError as e:
         return _error(str(e))
+    for message in result.warnings:
+        print(message, file=sys.stderr)
 
     # (path or "-", payload) to write
     outputs = []

@@ -4,12 +4,14 @@
 // arrivals, and the derived PTX version becomes 8.6. Not merged: arrivals
 // with a store between them, a module whose target emits PTX 8.0, O=0, and
 // merge-release-fences=false.
-// RUN: mbarrier-compile %s --emit ptx --module kernels -o - | FileCheck %s
-// RUN: mbarrier-compile %s --emit ptx --module old -o - | FileCheck %s --check-prefix=OLD
-// RUN: mbarrier-compile %s -O 0 --emit ptx --module kernels -o - | FileCheck %s --check-prefix=NOMERGE
-// RUN: mbarrier-opt %s --pass-pipeline="builtin.module(mbarrier-to-ptx{merge-release-fences=false})" | FileCheck %s --check-prefix=OFF --implicit-check-not=fence.release.cluster
+// (--no-check-sync: an instruction-form test whose kernels are not barrier
+// protocols; mbarrier-check-sync is tested in test/Check/.)
+// RUN: mbarrier-compile --no-check-sync %s --emit ptx --module kernels -o - | FileCheck %s
+// RUN: mbarrier-compile --no-check-sync %s --emit ptx --module old -o - | FileCheck %s --check-prefix=OLD
+// RUN: mbarrier-compile --no-check-sync %s -O 0 --emit ptx --module kernels -o - | FileCheck %s --check-prefix=NOMERGE
+// RUN: mbarrier-opt %s --pass-pipeline="builtin.module(mbarrier-to-ptx{merge-release-fences=false check-sync=false})" | FileCheck %s --check-prefix=OFF --implicit-check-not=fence.release.cluster
 // ptxas takes every form (no GPU needed): one cubin per gpu.module.
-// RUN: mbarrier-compile %s -o %t.cubin
+// RUN: mbarrier-compile --no-check-sync %s -o %t.cubin
 // RUN: %python -c "import sys; data = [open(p, 'rb').read() for p in sys.argv[1:]]; assert all(d[:4] == b'\x7fELF' for d in data); print('cubins', len(data))" %t.kernels.cubin %t.old.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: cubins 2
 

@@ -5,14 +5,16 @@
 // (not only what follows the last positive match) is checked for every local
 // state-space form: .shared.b64 (mbarrier.arrive.shared.b64,
 // mbarrier.arrive.expect_tx.shared.b64, ...) and .shared::cta.b64.
-// RUN: mbarrier-compile %s --emit ptx --module remote -o - | FileCheck %s \
+// (--no-check-sync: an instruction-form test whose kernels are not barrier
+// protocols; mbarrier-check-sync is tested in test/Check/.)
+// RUN: mbarrier-compile --no-check-sync %s --emit ptx --module remote -o - | FileCheck %s \
 // RUN:   --implicit-check-not=mbarrier.arrive.shared.b64 \
 // RUN:   --implicit-check-not=mbarrier.arrive.expect_tx.shared.b64 \
 // RUN:   --implicit-check-not=.shared.b64 --implicit-check-not=.shared::cta.b64
-// RUN: mbarrier-compile %s --emit ptx --module local -o - | FileCheck %s --check-prefix=LOCAL \
+// RUN: mbarrier-compile --no-check-sync %s --emit ptx --module local -o - | FileCheck %s --check-prefix=LOCAL \
 // RUN:   --implicit-check-not=mapa --implicit-check-not=shared::cluster
 // The ptxas step (no GPU needed): one cubin per gpu.module, each an ELF file.
-// RUN: mbarrier-compile %s -o %t.cubin
+// RUN: mbarrier-compile --no-check-sync %s -o %t.cubin
 // RUN: %python -c "import sys; data = [open(p, 'rb').read() for p in sys.argv[1:]]; assert all(d[:4] == b'\x7fELF' for d in data), [d[:4] for d in data]; print('cubins', len(data))" %t.remote.cubin %t.local.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: cubins 2
 

@@ -2,15 +2,17 @@
 // The commit names the CTA's own barrier (a shared::cta address, valid in the
 // shared::cluster window); other CTAs are reached only through the multicast
 // mask, never through mapa, and no mbarrier.arrive is emitted for a commit.
-// RUN: mbarrier-compile %s --chip sm_100a --emit ptx --module kernels -o - | FileCheck %s \
+// (--no-check-sync: an instruction-form test whose kernels are not barrier
+// protocols; mbarrier-check-sync is tested in test/Check/.)
+// RUN: mbarrier-compile --no-check-sync %s --chip sm_100a --emit ptx --module kernels -o - | FileCheck %s \
 // RUN:   --implicit-check-not=mapa --implicit-check-not=mbarrier.arrive
 // The 2-CTA form through a remote view signals the leader CTA's barrier: mapa,
 // then the .shared::cluster commit on the mapped address (never a cvta'd
 // generic address, which the .shared::cluster form does not take).
-// RUN: mbarrier-compile %s --chip sm_100a --emit ptx --module leader -o - | FileCheck %s --check-prefix=LEADER \
+// RUN: mbarrier-compile --no-check-sync %s --chip sm_100a --emit ptx --module leader -o - | FileCheck %s --check-prefix=LEADER \
 // RUN:   --implicit-check-not=cvta --implicit-check-not=mbarrier.arrive --implicit-check-not=cta_group::1
 // The ptxas step (no GPU needed) for sm_100a:
-// RUN: mbarrier-compile %s --chip sm_100a -o %t.cubin
+// RUN: mbarrier-compile --no-check-sync %s --chip sm_100a -o %t.cubin
 // RUN: %python -c "import sys; d = [open(p, 'rb').read() for p in sys.argv[1:]]; print('elf', all(x[:4] == b'\x7fELF' for x in d))" %t.kernels.cubin %t.leader.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: elf True
 

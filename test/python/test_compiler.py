@@ -18,8 +18,13 @@ module attributes {gpu.container_module} {
       %one = arith.constant 1 : i32
       %g = mbarrier.alloc : !mbarrier.group<1>
       mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+      mbarrier.fence_init
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
       %v = mbarrier.remote_view %g, %r : !mbarrier.group<1>
       mbarrier.arrive %v[%c0] : !mbarrier.remote<1>
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
       gpu.return
     }
   }

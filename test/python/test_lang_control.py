@@ -246,7 +246,9 @@ def test_python_ints_where_values_are_expected():
     text = str(k.module)
     assert "arith.constant 7 : i32" in text and "arith.constant 1.500000e+00 : f32" in text
     assert "arith.constant 2.000000e+00 : f32" in text
-    ptx = k.compile().ptx
+    # Not a barrier protocol (both CTAs arrive on CTA 1 only, then wait):
+    # this test is about values, so the synchronization checker is off.
+    ptx = k.compile(check_sync=False).ptx
     assert "st.global.b32" in ptx and "st.shared.b32" in ptx
 
 

@@ -67,7 +67,10 @@ def test_prologue_initializes_every_group_then_publishes_once():
         full.remote_view(1).arrive(0)
     text = str(k.module)
     assert text.count("scf.if") == 1 and text.count("mbarrier.init") == 7
-    ptx = _entry(k.compile().ptx)
+    # (The prologue is what is checked; the kernel after it is no protocol:
+    # the whole block arrives and exits with no final cluster barrier, which
+    # the synchronization checker rejects.)
+    ptx = _entry(k.compile(check_sync=False).ptx)
     assert ptx.count("mbarrier.init.shared.b64") == 7
     assert ptx.count("fence.mbarrier_init.release.cluster") == 1
     assert ptx.count("barrier.cluster.arrive") == 1 and ptx.count("barrier.cluster.wait") == 1

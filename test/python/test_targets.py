@@ -70,7 +70,9 @@ def test_every_chip_every_ptx_edge_is_ptx_or_a_located_error(chip):
         cases["one below the chip minimum"] = f"+ptx{below[-1]}"
     for label, features in cases.items():
         try:
-            result = compile(KERNEL, chip, features=features, emit="ptx")
+            # The kernel is a target-checking snippet, not a barrier protocol
+            # (its remote arrival precedes any publication of the init).
+            result = compile(KERNEL, chip, features=features, emit="ptx", check_sync=False)
         except CompileError as e:
             message = str(e)
             if label == "unknown version":

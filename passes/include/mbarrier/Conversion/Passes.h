@@ -22,12 +22,15 @@ struct MBarrierToPTXOptions {
   std::string chip = kDefaultChip;
   std::string features;
   unsigned optLevel = 3;
+  /// Run mbarrier-check-sync at the start of stage 1.
+  bool checkSync = true;
   /// At optLevel >= 1: mbarrier-merge-release-fences first.
   bool mergeReleaseFences = true;
 };
 
-/// Stage 1: merge release fences (optLevel >= 1), attach the NVVM target to
-/// every gpu.module, lower mbarrier ops.
+/// Stage 1: check synchronization (checkSync), merge release fences
+/// (optLevel >= 1), attach the NVVM target to every gpu.module, lower
+/// mbarrier ops.
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
 /// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.

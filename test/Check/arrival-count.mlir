@@ -1,0 +1,238 @@
+// Classes 3 and 4: more, or fewer, arrivals per phase than the barrier's
+// init count. Over-arrival: triton#9498 (threads tid < 32 arrive on a
+// count-1 barrier), deepseek-ai/DeepEP#293 (count 1, the whole warp
+// arrives). Under-arrival: NVIDIA/cutlass#2418 (the signalling thread fixed
+// to threadIdx 0 with the count of a warp group: warp-specialized kernels
+// deadlock), deepseek-ai/DeepGEMM#51 (the empty barrier's count must be
+// multicast CTAs x math warps; it hangs otherwise).
+// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-check-sync
+
+// The whole warp arrives on a count-1 barrier (DeepEP#293).
+gpu.module @warp_on_count_one {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    // expected-error @+1 {{arrives 32 times on a barrier initialized with arrival count 1: the threads that execute it complete the phase and arrive again on the next one (more arrivals per phase than the count)}}
+    mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+// Threads tid < 32 of 128 arrive on a count-1 barrier (triton#9498), in a
+// 2-CTA cluster: the count is per CTA.
+gpu.module @first_warp_on_count_one {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %first_warp = arith.cmpi ult, %t, %c32 : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+    }
+    mbarrier.fence_init
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    scf.if %first_warp {
+      // expected-error @+1 {{arrives 32 times on a barrier of CTA 0 initialized with arrival count 1}}
+      mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+    }
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// One signalling thread (thread 0) on a barrier that counts one arrival per
+// warp (cutlass#2418): phase 0 never completes and every thread hangs.
+gpu.module @one_signal_for_four_warps {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %four = arith.constant 4 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %four : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.if %leader {
+      mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+    }
+    // expected-error @+1 {{waits for a phase that never completes: the barrier receives 1 arrival(s) in the whole kernel but is initialized with arrival count 4}}
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    gpu.return
+  }
+}
+
+// -----
+
+// DeepGEMM#51: the consumers' empty barrier counts 2 math warps x 2
+// multicast CTAs, but each trip only this CTA's math warps release it.
+gpu.module @empty_count_misses_multicast {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %four = arith.constant 4 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %warp = arith.divui %t, %c32 : i32
+    %lane = arith.remui %t, %c32 : i32
+    %lane0 = arith.cmpi eq, %lane, %zero : i32
+    %producer = arith.cmpi eq, %warp, %zero : i32
+    %empty = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %empty[%c0], %four : !mbarrier.group<1>
+    }
+    mbarrier.fence_init
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    scf.if %producer {
+      %p = scf.for %i = %c0 to %n step %c1 iter_args(%phase = %one) -> (i32) {
+        mbarrier.wait %empty[%c0], %phase : !mbarrier.group<1>
+        %next = arith.xori %phase, %one : i32
+        scf.yield %next : i32
+      }
+    } else {
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-warning @+2 {{each trip of the loop makes 2 arrival(s) on the barrier of CTA 0, initialized with arrival count 4: fewer arrivals than the count, so a phase needs several trips (or never completes)}}
+        // expected-warning @+1 {{arrives on the barrier in every trip of a loop that never waits}}
+        mbarrier.arrive %empty[%c0] if %lane0 : !mbarrier.group<1>
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// Three arrivals per trip on a count-2 barrier waited every trip.
+gpu.module @loop_over_arrival {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %lane = arith.remui %t, %c32 : i32
+    %lane0 = arith.cmpi eq, %lane, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    %p = scf.for %i = %c0 to %n step %c1 iter_args(%phase = %zero) -> (i32) {
+      // expected-warning @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips}}
+      mbarrier.arrive %g[%c0] if %lane0 : !mbarrier.group<1>
+      mbarrier.wait %g[%c0], %phase : !mbarrier.group<1>
+      nvvm.barrier0
+      %next = arith.xori %phase, %one : i32
+      scf.yield %next : i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Correct: lane 0 of each of 4 warps arrives with count 32 on a barrier of
+// 128; elect.sync picks one thread per warp for a count-4 barrier; every
+// CTA of the cluster arrives once on CTA 0's count-2 barrier.
+gpu.module @counts_match {
+  gpu.func @counted() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %c128 = arith.constant 128 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %lane = arith.remui %t, %c32 : i32
+    %lane0 = arith.cmpi eq, %lane, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %c128 : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    mbarrier.arrive %g[%c0], count %c32 if %lane0 : !mbarrier.group<1>
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    gpu.return
+  }
+  gpu.func @elected() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %four = arith.constant 4 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %four : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    %elected = nvvm.elect.sync -> i1
+    scf.if %elected {
+      mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+    }
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    gpu.return
+  }
+  gpu.func @all_to_one() kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %owner = arith.cmpi eq, %rank, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    mbarrier.fence_init
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    %to0 = mbarrier.remote_view %g, cta_rank 0 : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.arrive %to0[%c0] : !mbarrier.remote<1>
+    }
+    scf.if %owner {
+      mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
