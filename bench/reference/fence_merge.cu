@@ -3,32 +3,7 @@
 // pp_stage4, in CUDA C++ with inline PTX, the remote address mapped once
 // (mapa of the group's base) and offset by 8 * stage in the loop.
 //   nvcc -O3 -arch=sm_90 -cubin -DREF_NO_UNROLL -o fence_merge.cubin fence_merge.cu
-#include <cstdint>
-
-#define DEVICE __device__ __forceinline__
-
-#ifdef REF_NO_UNROLL
-#define TIMED_LOOP _Pragma("unroll 1")
-#else
-#define TIMED_LOOP
-#endif
-
-DEVICE uint32_t smem_addr(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-DEVICE uint32_t cluster_rank() {
-  uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-DEVICE void cluster_sync() {
-  asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
-}
-DEVICE uint32_t mapa(uint32_t addr, uint32_t rank) {
-  uint32_t out;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(addr), "r"(rank));
-  return out;
-}
+#include "ptx_helpers.cuh"
 
 // 2-CTA ping-pong through 4 barriers, stage = i mod 4 at run time:
 // relaxed.cluster arrive on the peer's barrier[stage], acquire.cluster wait

@@ -2,35 +2,7 @@
 // bench/latency_kernels.py, in CUDA C++ with inline PTX.
 //   nvcc -O3 -arch=sm_90 -cubin -o mbarrier_latency.cubin mbarrier_latency.cu
 // Kernel names are "ref_" + the name of our kernel for the same row.
-#include <cstdint>
-
-#define DEVICE __device__ __forceinline__
-
-// -DREF_NO_UNROLL keeps every timed loop rolled (`#pragma unroll 1`), as our
-// loops are: LLVM does not runtime-unroll loops around the convergent NVVM
-// barrier intrinsics, while nvcc unrolls the inline-asm loops by 4.
-#ifdef REF_NO_UNROLL
-#define TIMED_LOOP _Pragma("unroll 1")
-#else
-#define TIMED_LOOP
-#endif
-
-DEVICE uint32_t smem_addr(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-DEVICE uint32_t cluster_rank() {
-  uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-DEVICE void cluster_sync() {
-  asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
-}
-DEVICE uint32_t mapa(uint32_t addr, uint32_t rank) {
-  uint32_t out;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(addr), "r"(rank));
-  return out;
-}
+#include "ptx_helpers.cuh"
 DEVICE void init(uint32_t bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
