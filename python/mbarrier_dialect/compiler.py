@@ -86,8 +86,9 @@ class CompiledKernel:
 
         `args` follow the kernel's parameters: a pointer parameter takes a
         numpy array (copied to the device, and back into the same array
-        after the kernel: outputs land in place) or a
-        ``runtime.DeviceBuffer``; a scalar parameter takes a Python or numpy
+        after the kernel: outputs land in place), a
+        ``runtime.DeviceBuffer`` or a ``runtime.TensorMap`` (the address
+        of a device copy of its descriptor); a scalar parameter takes a Python or numpy
         number, converted to the parameter's type. `grid`, `block` and
         `cluster` default to the ``lang.Kernel``'s, else to the shape the
         kernel declares (grid: one cluster, or one CTA). `kernel` names the
@@ -264,17 +265,18 @@ def _launch_arg(kernel: str, i: int, param: str, arg: Any) -> Any:
     """`arg` as the runtime passes it for a parameter of MLIR type `param`."""
     import numpy as np
 
-    from .runtime import DeviceBuffer
+    from .runtime import DeviceBuffer, TensorMap
 
     what = f"kernel {kernel!r} argument {i} ({param})"
     if param.startswith("!llvm.ptr"):
-        if isinstance(arg, DeviceBuffer):
+        if isinstance(arg, (DeviceBuffer, TensorMap)):
             return arg
         if isinstance(arg, np.ndarray):
             if not arg.flags.c_contiguous:
                 raise ValueError(f"{what}: the array must be C-contiguous")
             return arg
-        raise TypeError(f"{what}: a pointer takes a numpy array or a runtime.DeviceBuffer, "
+        raise TypeError(f"{what}: a pointer takes a numpy array, a runtime.DeviceBuffer or a "
+                        f"runtime.TensorMap, "
                         f"got {type(arg).__name__}")
     if param not in _SCALARS:
         raise TypeError(f"{what}: launch() cannot pass a parameter of type {param}")

@@ -21,6 +21,13 @@ The format of ``manifest.json`` (one entry per kernel)::
                            {"kind": "scalar", "dtype": "int32", "value": 1000}],
                   "expect": {"out": {"npy": "k.out.expect.npy"}}}]}
 
+A ``{"kind": "tensormap", "buffer": "src", "dtype": "int32", "shape": [256,
+256], "box": [64, 64], "swizzle": "none", "l2_promotion": "128B",
+"oob_fill": "zero"}`` argument is a TMA descriptor of the named buffer
+argument (which comes before it in ``args``), encoded on the GPU machine at
+launch (``runtime.encode_tensor_map_tiled``, numpy order) and passed as the
+address of a device copy of its 128 bytes.
+
 A buffer's ``init`` is ``{"fill": v}``, ``{"arange": true}`` or ``{"npy":
 file}``; ``expect`` maps buffer names to ``{"npy": file}``. Integer outputs
 must match exactly, float outputs within rtol=1e-6. Kernel arguments are
@@ -35,7 +42,7 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
-__all__ = ["Case", "Buildable", "buffer", "scalar", "write_case", "write"]
+__all__ = ["Case", "Buildable", "buffer", "scalar", "tensormap", "write_case", "write"]
 
 
 class Buildable(Protocol):
@@ -85,6 +92,33 @@ def scalar(value: int | float, dtype: str = "int32") -> dict:
     return {"kind": "scalar", "dtype": str(np.dtype(dtype)), "value": value}
 
 
+def tensormap(buffer: str, shape: Sequence[int], box: Sequence[int], *, dtype: str = "int32",
+              swizzle: str = "none", l2_promotion: str = "128B", oob_fill: str = "zero") -> dict:
+    """A TMA tensor map argument over the buffer argument named `buffer`:
+    the `dtype` tensor of `shape` at its start, loaded in boxes of `box`
+    (numpy order). The runner encodes it at launch, on the GPU."""
+    return {"kind": "tensormap", "buffer": buffer, "dtype": str(np.dtype(dtype)),
+            "shape": [int(n) for n in shape], "box": [int(n) for n in box],
+            "swizzle": swizzle, "l2_promotion": l2_promotion, "oob_fill": oob_fill}
+
+
+def _check_tensormap(kernel: str, arg: dict, buffers: dict) -> None:
+    """The driver's rules for `arg` (checked here, at build time, as far as
+    they do not need the GPU: the address is the allocation's, aligned)."""
+    from .runtime import tensor_map_arguments
+
+    if arg["buffer"] not in buffers:
+        raise ValueError(f"{kernel}: a tensormap of {arg['buffer']!r}, which is not a buffer argument")
+    spec = buffers[arg["buffer"]]
+    nbytes = int(np.prod(spec["shape"])) * np.dtype(spec["dtype"]).itemsize
+    try:
+        tensor_map_arguments(0, arg["dtype"], arg["shape"], arg["box"], swizzle=arg["swizzle"],
+                             l2_promotion=arg["l2_promotion"], oob_fill=arg["oob_fill"],
+                             nbytes=nbytes)
+    except ValueError as exc:
+        raise ValueError(f"{kernel}: tensormap of {arg['buffer']!r}: {exc}") from None
+
+
 def write_case(case: Case, out_dir: str) -> dict:
     """Compile `case`'s kernel into ``out_dir`` (``NAME.cubin``,
     ``NAME.ptx``, the input and expected ``.npy`` files) and return its
@@ -104,6 +138,9 @@ def write_case(case: Case, out_dir: str) -> dict:
             arg["init"] = {"npy": name}
         args.append(arg)
     buffers = {a["name"]: a for a in args if a.get("kind") == "buffer"}
+    for arg in args:
+        if arg.get("kind") == "tensormap":
+            _check_tensormap(k.name, arg, buffers)
     expect = {}
     for name, array in case.expect.items():
         if name not in buffers:

@@ -272,6 +272,210 @@ class DeviceBuffer:
 
 
 # --------------------------------------------------------------------------
+# TMA tensor maps
+# --------------------------------------------------------------------------
+
+TENSOR_MAP_BYTES = 128
+TENSOR_MAP_ALIGN = 64
+
+# numpy dtype name (or "bfloat16"/"tfloat32") -> (CU_TENSOR_MAP_DATA_TYPE_ suffix, bytes)
+_TENSOR_MAP_DTYPES = {
+    "uint8": ("UINT8", 1), "uint16": ("UINT16", 2), "uint32": ("UINT32", 4),
+    "int32": ("INT32", 4), "uint64": ("UINT64", 8), "int64": ("INT64", 8),
+    "float16": ("FLOAT16", 2), "float32": ("FLOAT32", 4), "float64": ("FLOAT64", 8),
+    "bfloat16": ("BFLOAT16", 2), "tfloat32": ("TFLOAT32", 4),
+}
+_SWIZZLES = {"none": ("NONE", None), "32B": ("32B", 32), "64B": ("64B", 64), "128B": ("128B", 128)}
+_L2_PROMOTIONS = {"none": "NONE", "64B": "L2_64B", "128B": "L2_128B", "256B": "L2_256B"}
+_OOB_FILLS = {"zero": "NONE", "nan": "NAN_REQUEST_ZERO_FMA"}
+
+
+def _choice(value, table: dict, what: str):
+    if value not in table:
+        raise ValueError(f"{what} {value!r} is not one of {', '.join(map(repr, table))}")
+    return table[value]
+
+
+def _tensor_map_dtype(dtype) -> tuple[str, str, int]:
+    name = dtype if dtype in ("bfloat16", "tfloat32") else np.dtype(dtype).name
+    if name not in _TENSOR_MAP_DTYPES:
+        raise ValueError(f"tensorDataType: a tensor map cannot hold {name}; it holds "
+                         f"{', '.join(_TENSOR_MAP_DTYPES)}")
+    return (name,) + _TENSOR_MAP_DTYPES[name]
+
+
+class TensorMap:
+    """A tiled TMA descriptor (``CUtensorMap``): the 128 bytes
+    ``cuTensorMapEncodeTiled`` wrote (:attr:`descriptor`) and what it
+    describes, in numpy order (outermost dimension first).
+
+    A kernel takes it as a generic pointer to the descriptor in global
+    memory (the upstream MLIR flow: ``!llvm.ptr``, 64-byte aligned):
+    :func:`launch` passes a ``TensorMap`` argument as the address of a
+    device copy of the descriptor (:meth:`device_buffer`, made on first use
+    and freed by :meth:`free` or a ``with`` block). The buffer it describes
+    must outlive the kernels that use it."""
+
+    def __init__(self, descriptor: bytes, *, dtype: str, shape: tuple[int, ...],
+                 box: tuple[int, ...], strides: tuple[int, ...], address: int):
+        if len(descriptor) != TENSOR_MAP_BYTES:
+            raise ValueError(f"a tensor map is {TENSOR_MAP_BYTES} bytes, got {len(descriptor)}")
+        self.descriptor = bytes(descriptor)
+        self.dtype, self.shape, self.box, self.strides = dtype, shape, box, strides
+        self.address = address
+        self._device: DeviceBuffer | None = None
+
+    @property
+    def box_bytes(self) -> int:
+        """Bytes one load of a whole box moves (the ``tx_count`` to expect,
+        out-of-bounds elements included)."""
+        return math.prod(self.box) * _TENSOR_MAP_DTYPES[self.dtype][1]
+
+    def device_buffer(self) -> DeviceBuffer:
+        """A device copy of the descriptor (cuMemAlloc is 256-byte aligned,
+        so 64-byte aligned), made on first use."""
+        if self._device is None:
+            buf = DeviceBuffer.empty((TENSOR_MAP_BYTES,), np.uint8)
+            buf.copy_from(np.frombuffer(self.descriptor, np.uint8))
+            if buf.ptr % TENSOR_MAP_ALIGN:
+                buf.free()
+                raise RuntimeError(f"the descriptor copy at {buf.ptr:#x} is not "
+                                   f"{TENSOR_MAP_ALIGN}-byte aligned")
+            self._device = buf
+        return self._device
+
+    def free(self) -> None:
+        """Free the device copy of the descriptor (idempotent)."""
+        if self._device is not None:
+            buf, self._device = self._device, None
+            buf.free()
+
+    def __enter__(self) -> "TensorMap":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        _release(self.free, exc_type)
+
+
+def tensor_map_arguments(address: int, dtype, shape, box, *, strides=None,
+                         element_strides=None, swizzle: str = "none",
+                         l2_promotion: str = "128B", oob_fill: str = "zero",
+                         nbytes: int | None = None) -> dict:
+    """Check the arguments of :func:`encode_tensor_map_tiled` without CUDA
+    and return them in the driver's order (innermost dimension first):
+    ``{"dtype", "rank", "global_dim", "global_strides", "box_dim",
+    "element_strides", "swizzle", "l2_promotion", "oob_fill"}``.  Raises
+    ``ValueError`` naming the driver's rule that is broken."""
+    name, cu_type, itemsize = _tensor_map_dtype(dtype)
+    shape = tuple(operator.index(n) for n in ((shape,) if isinstance(shape, int) else shape))
+    box = tuple(operator.index(n) for n in ((box,) if isinstance(box, int) else box))
+    rank = len(shape)
+    if not 1 <= rank <= 5:
+        raise ValueError(f"tensorRank must be 1 to 5, got {rank} (shape {list(shape)})")
+    if len(box) != rank:
+        raise ValueError(f"boxDim has {len(box)} dimensions, the tensor {rank}")
+    if address % 16:
+        raise ValueError(f"globalAddress {address:#x} must be aligned to 16 bytes")
+    for i, n in enumerate(shape):
+        if not 0 < n <= 2**32:
+            raise ValueError(f"globalDim must be non-zero and less than or equal to 2^32, "
+                             f"got {n} in shape {list(shape)}")
+    if strides is None:
+        strides = tuple(itemsize * math.prod(shape[i + 1:]) for i in range(rank))
+    else:
+        strides = tuple(operator.index(s) for s in strides)
+        if len(strides) != rank:
+            raise ValueError(f"strides has {len(strides)} entries, the tensor {rank} dimensions")
+        if strides[-1] != itemsize:
+            raise ValueError(f"the innermost dimension must be contiguous: its stride is "
+                             f"{strides[-1]} bytes, the element {itemsize}")
+    for s in strides[:-1]:
+        if s <= 0 or s % 16 or s >= 2**40:
+            raise ValueError(f"globalStrides must be a multiple of 16 and less than 2^40, "
+                             f"got {s} bytes (strides {list(strides)})")
+    for n in box:
+        if not 0 < n <= 256:
+            raise ValueError(f"boxDim must be non-zero and less than or equal to 256, "
+                             f"got {n} in box {list(box)}")
+    inner_bytes = box[-1] * itemsize
+    if inner_bytes % 16:
+        raise ValueError(f"boxDim[0] * elementSizeInBytes(tensorDataType) must be a multiple "
+                         f"of 16 bytes, got {box[-1]} * {itemsize} = {inner_bytes} (box "
+                         f"{list(box)}, innermost last)")
+    if element_strides is None:
+        element_strides = (1,) * rank
+    element_strides = tuple(operator.index(e) for e in element_strides)
+    if len(element_strides) != rank or any(not 0 < e <= 8 for e in element_strides):
+        raise ValueError(f"elementStrides must be non-zero and less than or equal to 8, "
+                         f"one per dimension, got {list(element_strides)}")
+    cu_swizzle, span = _choice(swizzle, _SWIZZLES, "swizzle")
+    if span is not None and inner_bytes > span:
+        raise ValueError(f"with swizzle {swizzle}, boxDim[0] * elementSizeInBytes(tensorDataType) "
+                         f"must be less than or equal to the swizzle size {span}, got "
+                         f"{inner_bytes}")
+    cu_l2 = _choice(l2_promotion, _L2_PROMOTIONS, "l2_promotion")
+    cu_oob = _choice(oob_fill, _OOB_FILLS, "oob_fill")
+    if oob_fill == "nan" and name not in ("float16", "float32", "float64", "bfloat16",
+                                          "tfloat32"):
+        raise ValueError(f"CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA can only be used "
+                         f"when tensorDataType represents a floating-point data type, not {name}")
+    if nbytes is not None:
+        extent = itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
+        if extent > nbytes:
+            raise ValueError(f"the tensor {list(shape)} with strides {list(strides)} spans "
+                             f"{extent} bytes, more than the buffer's {nbytes}")
+    return {"dtype": name, "cu_dtype": cu_type, "rank": rank,
+            "global_dim": list(reversed(shape)),
+            "global_strides": list(reversed(strides[:-1])),
+            "box_dim": list(reversed(box)),
+            "element_strides": list(reversed(element_strides)),
+            "swizzle": cu_swizzle, "l2_promotion": cu_l2, "oob_fill": cu_oob,
+            "shape": shape, "box": box, "strides": strides}
+
+
+def encode_tensor_map_tiled(buffer: DeviceBuffer, dtype=None, shape=None, box=None, *,
+                            strides=None, element_strides=None, swizzle: str = "none",
+                            l2_promotion: str = "128B", oob_fill: str = "zero") -> TensorMap:
+    """``cuTensorMapEncodeTiled`` for the tensor of `dtype` and `shape`
+    (default: the buffer's) at the start of `buffer`, loaded in boxes of
+    `box` elements.  `shape`, `box`, `strides` (bytes, like numpy's; default
+    C-contiguous) and `element_strides` are in numpy order, outermost
+    dimension first -- the driver's order reversed.  `swizzle` is
+    ``"none"``/``"32B"``/``"64B"``/``"128B"``, `l2_promotion`
+    ``"none"``/``"64B"``/``"128B"``/``"256B"``, `oob_fill` ``"zero"``/``"nan"``
+    (what out-of-bounds elements of a box read as).
+
+    The arguments are checked before any CUDA call (``ValueError`` in the
+    driver's words); a driver refusal raises :class:`CudaError`.  Returns a
+    :class:`TensorMap`."""
+    if not isinstance(buffer, DeviceBuffer):
+        raise TypeError(f"a tensor map describes a DeviceBuffer, got {type(buffer).__name__}")
+    dtype = buffer.dtype if dtype is None else dtype
+    shape = buffer.shape if shape is None else shape
+    if box is None:
+        raise TypeError("encode_tensor_map_tiled() needs the box shape")
+    a = tensor_map_arguments(buffer.ptr, dtype, shape, box, strides=strides,
+                             element_strides=element_strides, swizzle=swizzle,
+                             l2_promotion=l2_promotion, oob_fill=oob_fill, nbytes=buffer.nbytes)
+    driver = _driver()
+    _current_device()
+    tensor_map = check(driver.cuTensorMapEncodeTiled(
+        getattr(driver.CUtensorMapDataType, "CU_TENSOR_MAP_DATA_TYPE_" + a["cu_dtype"]),
+        a["rank"], buffer.ptr, [driver.cuuint64_t(n) for n in a["global_dim"]],
+        [driver.cuuint64_t(s) for s in a["global_strides"]],
+        [driver.cuuint32_t(n) for n in a["box_dim"]],
+        [driver.cuuint32_t(e) for e in a["element_strides"]],
+        driver.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+        getattr(driver.CUtensorMapSwizzle, "CU_TENSOR_MAP_SWIZZLE_" + a["swizzle"]),
+        getattr(driver.CUtensorMapL2promotion, "CU_TENSOR_MAP_L2_PROMOTION_" + a["l2_promotion"]),
+        getattr(driver.CUtensorMapFloatOOBfill, "CU_TENSOR_MAP_FLOAT_OOB_FILL_" + a["oob_fill"])),
+        "cuTensorMapEncodeTiled")
+    descriptor = b"".join(int(word).to_bytes(8, "little") for word in tensor_map.opaque)
+    return TensorMap(descriptor, dtype=a["dtype"], shape=a["shape"], box=a["box"],
+                     strides=a["strides"], address=buffer.ptr)
+
+
+# --------------------------------------------------------------------------
 # Launching
 # --------------------------------------------------------------------------
 
@@ -325,11 +529,13 @@ def _pack_args(args):
     for i, arg in enumerate(args):
         if isinstance(arg, DeviceBuffer):
             storage.append(np.array([arg.ptr], dtype=np.uint64))
+        elif isinstance(arg, TensorMap):
+            storage.append(np.array([arg.device_buffer().ptr], dtype=np.uint64))
         elif isinstance(arg, np.generic) and arg.dtype.kind in "biuf":
             storage.append(np.array([arg], dtype=arg.dtype))
         else:
             raise TypeError(
-                f"kernel argument {i}: expected a DeviceBuffer or a numpy scalar "
+                f"kernel argument {i}: expected a DeviceBuffer, a TensorMap or a numpy scalar "
                 f"(np.int32(5), np.uint64(...), np.float32(...)), got {type(arg).__name__}")
     if not storage:
         return 0, storage
@@ -358,7 +564,8 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     """Launch ``function`` with cuLaunchKernelEx.
 
     ``grid``/``block``/``cluster`` are 1- to 3-tuples (padded with 1).
-    ``args`` items are :class:`DeviceBuffer` (passed as a 64-bit pointer) or
+    ``args`` items are :class:`DeviceBuffer` (passed as a 64-bit pointer),
+    :class:`TensorMap` (the address of a device copy of its descriptor) or
     numpy scalars; anything else raises ``TypeError``.  Shapes and arguments
     are validated before any CUDA call.  With ``sync`` the context (or
     ``stream``) is synchronised, so kernel faults raise :class:`CudaError`

@@ -17,9 +17,10 @@ import numpy as np
 from mlir import ir
 
 from mbarrier_dialect import register_dialect
-from mbarrier_dialect.lang import (Kernel, MBarrier, for_range, if_else, if_then,
-                                   initialized_barrier, unrolled_range)
-from mbarrier_dialect.manifest import Case, buffer, scalar
+from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, cp_async_bulk_tensor, for_range,
+                                   if_else, if_then, initialized_barrier, prefetch_tensormap,
+                                   unrolled_range)
+from mbarrier_dialect.manifest import Case, buffer, scalar, tensormap
 from mbarrier_dialect.runtime import validate_launch_shape
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
@@ -336,11 +337,45 @@ def bulk_copy_example() -> Case:
 
 # The suites: the functional suite, a smaller one for compute-sanitizer
 # (which slows kernels by orders of magnitude), and the stress suite.
+def tma_tile(row: int = 64, col: int = 128, name: str = "tma_tile") -> Case:
+    """One CTA TMA-loads the 64x64 int32 box at (`row`, `col`) of a 256x256
+    array (a tiled tensor map, encoded at launch) into shared memory:
+    thread 0 posts the box bytes (arrive.expect_tx) and issues
+    cp.async.bulk.tensor.2d, everyone waits, then writes the tile out.
+    Out-of-bounds parts of the box read as zero."""
+    n, box, threads = 256, 64, 128
+    with Kernel(name, block=threads, params=[("src", "ptr"), ("tmap", "ptr"), ("out", "ptr"),
+                                             ("row", "i32"), ("col", "i32")]) as k:
+        pool = k.smem_pool()
+        bar = TMABar(pool, 1)
+        tile = pool.alloc(box * box, "i32", align=128)
+        pool.commit()
+        k.prologue({bar: 1})
+        with if_then(k.is_thread(0)):
+            prefetch_tensormap(k.param("tmap"))
+            bar.arrive(0, tx_count=tile.nbytes)
+            cp_async_bulk_tensor(tile, k.param("tmap"), [k.param("row"), k.param("col")],
+                                 bar=bar)
+        bar.wait(0, 0)
+        tid = k.thread_rank()
+        with for_range(0, box * box // threads) as loop:
+            i = loop.iv * threads + tid
+            k.store(k.load(tile, i), k.param("out"), i)
+    src = np.random.default_rng(7).integers(-2**31, 2**31 - 1, (n, n), dtype=np.int32)
+    padded = np.zeros((n + 2 * box, n + 2 * box), np.int32)
+    padded[box:box + n, box:box + n] = src
+    expect = padded[box + row:box + row + box, box + col:box + col + box].copy()
+    return Case(k, [buffer("src", src), tensormap("src", (n, n), (box, box)),
+                    buffer("out", fill=-1, shape=[box, box]), scalar(row), scalar(col)],
+                {"out": expect}, inputs={"src": src})
+
+
 SUITES = {
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
-             lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example],
+             lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
+             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob")],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
                  lambda: operators(512), first_example,

@@ -78,6 +78,14 @@ def load_manifest(directory: Path) -> list[dict]:
         for arg in kernel.get("args", []):
             if arg.get("kind") == "buffer":
                 buffers.add(arg["name"])
+            elif arg.get("kind") == "tensormap":
+                missing = {"buffer", "shape", "box"} - arg.keys()
+                if missing:
+                    raise ManifestError(f"{kernel['name']}: a tensormap argument lacks "
+                                        f"{sorted(missing)}")
+                if arg["buffer"] not in buffers:
+                    raise ManifestError(f"{kernel['name']}: tensormap of {arg['buffer']!r}, which "
+                                        f"is not a buffer argument before it")
             elif arg.get("kind") != "scalar":
                 raise ManifestError(f"{kernel['name']}: unknown argument kind {arg.get('kind')!r}")
         unknown = set(kernel.get("expect", {})) - buffers
@@ -126,11 +134,23 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray) -> str | None:
 # Child: run one kernel
 # --------------------------------------------------------------------------
 
+def encode_tensor_map(rt, buffers: dict, spec: dict):
+    """The ``TensorMap`` a ``tensormap`` argument describes (encoded here,
+    on the GPU: the driver call needs it)."""
+    buf = buffers[spec["buffer"]]
+    return rt.encode_tensor_map_tiled(
+        buf, spec.get("dtype", buf.dtype.name), spec["shape"], spec["box"],
+        strides=spec.get("strides"), swizzle=spec.get("swizzle", "none"),
+        l2_promotion=spec.get("l2_promotion", "128B"), oob_fill=spec.get("oob_fill", "zero"))
+
+
 def run_kernel(rt, directory: Path, kernel: dict, repeat: int) -> dict:
     """Launch ``kernel`` ``repeat`` times, checking outputs after each run."""
     name = kernel["name"]
     specs, inits, scalars = kernel.get("args", []), {}, {}
     for i, spec in enumerate(specs):
+        if spec["kind"] == "tensormap":
+            continue
         dtype = np.dtype(spec["dtype"])
         if spec["kind"] == "scalar":
             scalars[i] = dtype.type(spec["value"])
@@ -146,7 +166,10 @@ def run_kernel(rt, directory: Path, kernel: dict, repeat: int) -> dict:
     with rt.Module.load((directory / kernel["cubin"]).read_bytes()) as module:
         function = module.function(kernel["entry"])
         buffers = {buf: rt.DeviceBuffer.empty(arr.shape, arr.dtype) for buf, arr in inits.items()}
-        args = [scalars[i] if i in scalars else buffers[s["name"]] for i, s in enumerate(specs)]
+        tensor_maps = {i: encode_tensor_map(rt, buffers, s) for i, s in enumerate(specs)
+                       if s["kind"] == "tensormap"}
+        args = [scalars[i] if i in scalars else tensor_maps[i] if i in tensor_maps
+                else buffers[s["name"]] for i, s in enumerate(specs)]
         for run in range(1, repeat + 1):
             for buf, arr in inits.items():
                 buffers[buf].copy_from(arr)
@@ -157,6 +180,8 @@ def run_kernel(rt, directory: Path, kernel: dict, repeat: int) -> dict:
                 if problem:
                     return {"result": "FAIL", "ms": statistics.median(times),
                             "detail": f"run {run}/{repeat}: {problem}"}
+        for tensor_map in tensor_maps.values():
+            tensor_map.free()
         for buf in buffers.values():
             buf.free()
     return {"result": "PASS", "ms": statistics.median(times), "detail": ""}

@@ -23,8 +23,8 @@ Everything here emits ops of `mbarrier_dialect.dialects.mbarrier` (and
 upstream `arith`/`scf`/`llvm`/`nvvm`); it is sugar, not a second dialect.
 The guide is docs/lang.md.
 """
-from .barriers import (MBarrier, TCGen05Bar, TMABar, cp_async_bulk, initialized_barrier, scope_of,
-                       sem_of)
+from .barriers import (MBarrier, TCGen05Bar, TMABar, cp_async_bulk, cp_async_bulk_tensor,
+                       initialized_barrier, prefetch_tensormap, scope_of, sem_of)
 from .kernel import (IfElse, Kernel, Loop, Range, current_kernel, for_range, if_else, if_then,
                      range, unrolled_range, verified)
 from .smem import RemoteBuffer, SmemBuffer, SmemPool
@@ -36,4 +36,4 @@ __all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", 
            "SmemBuffer", "RemoteBuffer", "Value", "const", "dtype", "select", "wrap",
            "as_i1", "as_i32", "as_index", "current_kernel", "verified", "for_range", "Loop",
            "Range", "if_else", "IfElse", "if_then", "unrolled_range", "sem_of", "scope_of",
-           "cp_async_bulk"]
+           "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap"]

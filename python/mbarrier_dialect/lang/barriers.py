@@ -9,10 +9,10 @@ file:line. Arguments that decide an op's form are keyword-only everywhere:
 """
 from __future__ import annotations
 
-from typing import Union
+from typing import Sequence, Union
 
 from mlir import ir
-from mlir.dialects import nvvm
+from mlir.dialects import llvm, nvvm
 
 from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
@@ -21,8 +21,8 @@ from .kernel import Kernel, current_kernel, if_then, verified
 from .smem import SmemBuffer, SmemPool
 from .values import IntLike, Value
 
-__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "cp_async_bulk", "SemLike",
-           "ScopeLike"]
+__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "cp_async_bulk",
+           "cp_async_bulk_tensor", "prefetch_tensormap", "SemLike", "ScopeLike"]
 
 #: A memory-order argument: the enum or its PTX name.
 SemLike = Union[Semantics, str, None]
@@ -271,3 +271,73 @@ def cp_async_bulk(dst: SmemBuffer, src: ir.Value, *, bar: TMABar, stage: IntLike
     source = kernel.element_ptr(src, src_index, dst.dtype)
     verified(nvvm.CpAsyncBulkGlobalToSharedClusterOp(dst.ptr, source, bar.ptr_to(stage),
                                                      V.as_i32(nbytes)))
+
+
+def _tensor_map_ptr(tensor_map: ir.Value) -> ir.Value:
+    """`tensor_map` (a ``ptr`` parameter: ``!llvm.ptr<1>``, or a generic
+    ``!llvm.ptr``) as the generic pointer the TMA ops take."""
+    ty = str(tensor_map.type) if isinstance(tensor_map, ir.Value) else ""
+    if not (ty == "!llvm.ptr" or (ty.startswith("!llvm.ptr<") and ty.endswith(">"))):
+        raise TypeError(f"the tensor map is a pointer to its descriptor (a 'ptr' parameter), got "
+                        f"{ty or type(tensor_map).__name__}")
+    space = 0 if ty == "!llvm.ptr" else int(ty[len("!llvm.ptr<"):-1])
+    if space == 0:
+        return tensor_map
+    if space != 1:
+        raise TypeError(f"the tensor map descriptor lives in global memory, got a pointer in "
+                        f"address space {space}")
+    return llvm.AddrSpaceCastOp(ir.Type.parse("!llvm.ptr"), tensor_map).result
+
+
+def cp_async_bulk_tensor(dst: SmemBuffer, tensor_map: ir.Value, coords: Sequence[IntLike], *, bar: TMABar,
+                         stage: IntLike = 0, multicast_mask: IntLike | None = None) -> None:
+    """``cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes``:
+    a tiled TMA load of the box at `coords` of the tensor that `tensor_map`
+    describes into the shared buffer `dst`, completing on barrier `stage`
+    of `bar` (``mbarrier.ptr`` of the group).
+
+    `tensor_map` is the kernel's pointer to the 128-byte descriptor in
+    global memory (a ``ptr`` parameter that ``launch`` fills from a
+    ``runtime.TensorMap``); `coords` are the box's first element, one i32
+    per dimension in numpy order (outermost first, like the tensor map's
+    shape and box; the PTX order is the reverse). Coordinates may be
+    negative or past the end: out-of-bounds elements read as the map's
+    fill, and still count as bytes. Post the box bytes first
+    (``bar.arrive(stage, tx_count=tensor_map.box_bytes)``), then wait on
+    the phase. With `multicast_mask` (i16; bit i is the CTA of cluster rank
+    i) the box lands at the same offset in the shared memory of every CTA
+    in the mask and completes on each one's barrier at the same offset
+    (``.multicast::cluster``)."""
+    if not isinstance(dst, SmemBuffer):
+        raise TypeError(f"the destination is a shared-memory buffer, got {type(dst).__name__}")
+    if not isinstance(bar, TMABar):
+        raise TypeError(f"the copy completes on a TMABar, got {type(bar).__name__}")
+    if bar.is_remote:
+        raise ValueError("the copy completes on a barrier of this CTA, not a remote view "
+                         "(use multicast_mask to complete on other CTAs' barriers)")
+    coords = list(coords)
+    if not 1 <= len(coords) <= 5:
+        raise ValueError(f"a tensor copy has 1 to 5 coordinates, got {len(coords)}")
+    for c in coords:
+        V._refuse_bool(c, "a coordinate")
+    if dst.align < 16:
+        raise ValueError(f"a tensor copy's destination is 16-byte aligned (128 with a swizzle), "
+                         f"the buffer is {dst.align}-byte aligned")
+    mask = None
+    if multicast_mask is not None:
+        V._refuse_bool(multicast_mask, "multicast_mask")
+        if isinstance(multicast_mask, int) and not 0 < multicast_mask < 1 << 16:
+            raise ValueError(f"multicast_mask is a non-zero 16-bit CTA mask, got {multicast_mask}")
+        mask = V.as_value(multicast_mask, ir.IntegerType.get_signless(16))
+    descriptor = _tensor_map_ptr(tensor_map)
+    box = [V.as_i32(c) for c in reversed(coords)]
+    # A shared::cta address is a shared::cluster address of this CTA.
+    cluster_dst = llvm.AddrSpaceCastOp(ir.Type.parse("!llvm.ptr<7>"), dst.ptr).result
+    verified(nvvm.CpAsyncBulkTensorGlobalToSharedClusterOp(
+        cluster_dst, descriptor, box, bar.ptr_to(stage), [], multicastMask=mask))
+
+
+def prefetch_tensormap(tensor_map: ir.Value) -> None:
+    """``prefetch.tensormap``: bring the descriptor at `tensor_map` (a
+    ``ptr`` parameter) into the cache before the first tensor copy uses it."""
+    verified(nvvm.PrefetchOp(_tensor_map_ptr(tensor_map), tensormap=True))
