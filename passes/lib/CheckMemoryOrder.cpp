@@ -182,6 +182,22 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       return llvm::BitVector(1, true);
     return model.execSet(op);
   };
+  // A release by the threads of `set` (all threads where it is unknown)
+  // publishes their stores: clear them from each of `tracked`.
+  auto release = [](const ExecSet &set,
+                    std::initializer_list<llvm::BitVector *> tracked) {
+    llvm::BitVector keep;
+    if (set) {
+      keep = *set;
+      keep.flip();
+    }
+    for (llvm::BitVector *bits : tracked) {
+      if (set)
+        *bits &= keep;
+      else
+        bits->reset();
+    }
+  };
   auto visit = [&](Operation *op, StoreState &state) {
     if (isStore(op)) {
       ExecSet set = setOf(op);
@@ -192,45 +208,19 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       return;
     }
     if (isSharedCTAReleaseFence(op)) {
-      ExecSet set = setOf(op);
-      if (set) {
-        llvm::BitVector keep = *set;
-        keep.flip();
-        state.dirtyShared &= keep;
-      } else {
-        state.dirtyShared.reset();
-      }
+      release(setOf(op), {&state.dirtyShared});
       return;
     }
     bool relaxedBarrier = false;
     if (isClusterArrive(op, &relaxedBarrier) && !relaxedBarrier) {
       // barrier.cluster.arrive is a release: what the thread stored before
       // is visible to every CTA after the cluster wait.
-      ExecSet set = setOf(op);
-      if (set) {
-        llvm::BitVector keep = *set;
-        keep.flip();
-        state.dirty &= keep;
-        state.dirtyShared &= keep;
-        state.unsynced &= keep;
-      } else {
-        state.dirty.reset();
-        state.dirtyShared.reset();
-        state.unsynced.reset();
-      }
+      release(setOf(op),
+              {&state.dirty, &state.dirtyShared, &state.unsynced});
       return;
     }
     if (isReleaseFence(op)) {
-      ExecSet set = setOf(op);
-      if (set) {
-        llvm::BitVector keep = *set;
-        keep.flip();
-        state.dirty &= keep;
-        state.dirtyShared &= keep;
-      } else {
-        state.dirty.reset();
-        state.dirtyShared.reset();
-      }
+      release(setOf(op), {&state.dirty, &state.dirtyShared});
       return;
     }
     auto weakRemote = [&](auto arrive) {
