@@ -120,7 +120,7 @@ LogicalResult mlir::mbarrier::verifyInFunction(Operation *op) {
   for (Value operand : op->getOperands()) {
     auto arg = dyn_cast<BlockArgument>(operand);
     if (arg && arg.getOwner() == entry &&
-        isa<GroupType, RemoteType>(arg.getType()))
+        isa<GroupType, RemoteType, PipeType, SlotType>(arg.getType()))
       return op->emitOpError()
              << "uses kernel parameter #" << arg.getArgNumber()
              << " as a barrier group: a kernel parameter cannot be "

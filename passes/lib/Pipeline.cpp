@@ -23,7 +23,9 @@ using namespace mlir::mbarrier;
 
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
-  // The synchronization checker first, on the IR as the user wrote it.
+  // Pipelines become mbarrier ops first, so that everything after sees them.
+  pm.addPass(createMBarrierLowerPipes());
+  // The synchronization checker next, on the barriers as the user wrote them.
   if (options.checkSync)
     pm.addPass(createMBarrierCheckSync());
   // Then the merge: it reads the pipeline's chip/features for modules without
@@ -114,6 +116,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registerMBarrierAttachTarget();
   registerMBarrierCheckSync();
   registerMBarrierMergeReleaseFences();
+  registerMBarrierLowerPipes();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "
@@ -125,7 +128,7 @@ void mbarrier::registerAllMBarrierPasses() {
   // (mbarrier-compile --emit nvvm/llvm).
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx-stage-nvvm",
-      "Stage 1 of mbarrier-to-ptx: merge release fences (O >= 1), attach "
+      "Stage 1 of mbarrier-to-ptx: lower pipes, check, merge release fences (O >= 1), attach "
       "the NVVM target, lower mbarrier",
       [](OpPassManager &pm, const PipelineOptions &opts) {
         buildMBarrierToNVVMStage(pm, opts.get());

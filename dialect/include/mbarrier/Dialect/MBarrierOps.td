@@ -477,4 +477,6 @@ def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit"> {
   let hasVerifier = 1;
 }
 
+include "mbarrier/Dialect/MBarrierPipe.td"
+
 #endif // MBARRIER_OPS_TD

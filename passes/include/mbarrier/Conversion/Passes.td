@@ -34,6 +34,41 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
   ];
 }
 
+def MBarrierLowerPipes : Pass<"mbarrier-lower-pipes"> {
+  let summary = "Lower mbarrier.pipe.* ops to mbarrier ops";
+  let description = [{
+    Rewrites every pipeline op into the mbarrier ops it stands for (and the
+    NVVM TMA ops for the pipe's copies), so that `mbarrier-check-sync`,
+    `mbarrier-merge-release-fences` and `convert-mbarrier-to-nvvm` see the
+    barriers. `!mbarrier.pipe<D, ...>` becomes the `!mbarrier.group<2D>` it
+    was created from (barriers 0..D-1 full, D..2D-1 empty), a state the `i32`
+    count of slots taken (stage = count mod D, phase parity = count div D
+    mod 2), a slot its stage (`index`); `scf` ops that carry them are
+    converted too.
+
+    - `pipe.init`: `mbarrier.init` of the full barriers with `producers` and
+      of the empty barriers with `consumers` x the CTAs that write into the
+      stage.
+    - `pipe.acquire` / `pipe.try_acquire` / `pipe.tail`: `mbarrier.wait` /
+      `try_wait` on the empty barrier with `phase_offset = 1`;
+      `pipe.wait` / `pipe.try_wait` on the full barrier.
+    - `pipe.commit`: `arrive_expect_tx` (tma), `arrive` (arrive) or
+      `tcgen05_commit` (tcgen05) on the full barrier.
+    - `pipe.release`: `arrive` on the empty barrier, or with multicast one
+      `arrive ... on %rank` per CTA of the row and/or column (from
+      `%cluster_ctarank`).
+    - `pipe.cp_async_bulk(_tensor)`: the NVVM bulk copies on the full
+      barrier; `multicast row|col` computes the CTA mask of the row or
+      column.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def MBarrierMergeReleaseFences : Pass<"mbarrier-merge-release-fences"> {
   let summary = "Merge release.cluster arrivals into one release fence and relaxed arrivals";
   let description = [{
