@@ -212,13 +212,23 @@ static bool isSlotReader(Operation *op) {
 /// The linearity of a slot made by `enter` (acquire or wait): exactly one
 /// consuming op (`Consumer`), in the same block; every other use is a reader
 /// placed before it.
+/// The users of `value`, in program order where they share a block (use
+/// lists are in no particular order; diagnostics name the first and second).
+static SmallVector<Operation *> usersInOrder(Value value) {
+  SmallVector<Operation *> users(value.getUsers().begin(),
+                                 value.getUsers().end());
+  llvm::stable_sort(users, [](Operation *a, Operation *b) {
+    return a->getBlock() == b->getBlock() && a != b && a->isBeforeInBlock(b);
+  });
+  return users;
+}
+
 template <typename Consumer>
 static LogicalResult checkSlotLinear(Operation *enter, Value slot,
                                      StringRef consumerName,
                                      StringRef verb) {
   Operation *consumer = nullptr;
-  for (OpOperand &use : slot.getUses()) {
-    Operation *user = use.getOwner();
+  for (Operation *user : usersInOrder(slot)) {
     if (isa<Consumer>(user)) {
       if (consumer) {
         InFlightDiagnostic diag = enter->emitOpError()
@@ -417,7 +427,7 @@ static std::optional<int64_t> staticDelivery(Value slot, PipeType pipe,
   int64_t total = 0;
   unsigned copies = 0;
   llvm::raw_string_ostream os(parts);
-  for (Operation *user : slot.getUsers()) {
+  for (Operation *user : usersInOrder(slot)) {
     if (isa<PipeFullPtrOp>(user))
       return std::nullopt;
     int64_t bytes = 0;
