@@ -280,19 +280,22 @@ static LogicalResult checkSlotLinear(Operation *enter, Value slot,
   return success();
 }
 
-/// A state is taken (by acquire, wait, advance or tail) at most once per
-/// block: a second taking of the same state would reuse a stage and phase.
-static LogicalResult checkStateTakenOnce(Operation *op, Value state) {
+/// A state is taken (by acquire, wait or tail) at most once per block and
+/// pipe: a second taking would reuse the stage and phase of the first. (Two
+/// pipes may advance in lockstep on one state; `pipe.advance` is arithmetic.)
+static LogicalResult checkStateTakenOnce(Operation *op, Value pipe,
+                                         Value state) {
   for (Operation *user : state.getUsers()) {
     if (user == op || user->getBlock() != op->getBlock() ||
-        !isa<PipeAcquireOp, PipeWaitOp, PipeAdvanceOp, PipeTailOp>(user))
+        !isa<PipeAcquireOp, PipeWaitOp, PipeTailOp>(user) ||
+        user->getOperand(0) != pipe)
       continue;
     if (user->isBeforeInBlock(op)) {
       InFlightDiagnostic diag =
           op->emitOpError()
           << "takes a state that '" << user->getName()
-          << "' already took: use the state it returned (each state names "
-             "one stage and phase)";
+          << "' already took on this pipe: use the state it returned (each "
+             "state names one stage and phase)";
       diag.attachNote(user->getLoc()) << "taken here";
       return diag;
     }
@@ -348,7 +351,7 @@ static LogicalResult checkReady(Operation *op, Value ready, Value state) {
 }
 
 LogicalResult PipeAcquireOp::verify() {
-  if (failed(checkStateTakenOnce(*this, getState())) ||
+  if (failed(checkStateTakenOnce(*this, getPipe(), getState())) ||
       failed(checkReady<PipeTryAcquireOp>(*this, getReady(), getState())))
     return failure();
   return checkSlotLinear<PipeCommitOp>(*this, getSlot(), "pipe.commit",
@@ -356,7 +359,7 @@ LogicalResult PipeAcquireOp::verify() {
 }
 
 LogicalResult PipeWaitOp::verify() {
-  if (failed(checkStateTakenOnce(*this, getState())) ||
+  if (failed(checkStateTakenOnce(*this, getPipe(), getState())) ||
       failed(checkReady<PipeTryWaitOp>(*this, getReady(), getState())))
     return failure();
   return checkSlotLinear<PipeReleaseOp>(*this, getSlot(), "pipe.release",
@@ -364,7 +367,7 @@ LogicalResult PipeWaitOp::verify() {
 }
 
 LogicalResult PipeTailOp::verify() {
-  return checkStateTakenOnce(*this, getState());
+  return checkStateTakenOnce(*this, getPipe(), getState());
 }
 
 LogicalResult PipeFullPtrOp::verify() {

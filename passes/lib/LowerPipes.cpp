@@ -17,6 +17,8 @@
 #include "mbarrier/Dialect/MBarrier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -412,7 +414,14 @@ struct MBarrierLowerPipes
                         PipeTryWaitOp, PipeCommitOp, PipeReleaseOp, PipeTailOp,
                         PipeStageOp, PipeFullPtrOp, PipeCpAsyncBulkOp,
                         PipeCpAsyncBulkTensorOp>();
+    // scf ops, functions, calls and returns that carry pipes, states or
+    // slots are converted with them; anything else must not hold one (the
+    // MLIR Python bindings this links against have no cf type conversion).
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto fn = dyn_cast<FunctionOpInterface>(op))
+        return types.isSignatureLegal(
+                   cast<FunctionType>(fn.getFunctionType())) &&
+               types.isLegal(&fn.getFunctionBody());
       return types.isLegal(op->getOperandTypes()) &&
              types.isLegal(op->getResultTypes());
     });
@@ -428,6 +437,9 @@ struct MBarrierLowerPipes
                                                                      ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
                                                          target);
+    populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, types);
+    populateCallOpTypeConversionPattern(patterns, types);
+    populateReturnOpTypeConversionPattern(patterns, types);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -163,7 +163,7 @@ func.func @state_taken_twice(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_
   // expected-note @+1 {{taken here}}
   %s1, %n1 = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
   mbarrier.pipe.commit %p[%s1] : !mbarrier.pipe<2, arrive>
-  // expected-error @+1 {{takes a state that 'mbarrier.pipe.acquire' already took: use the state it returned (each state names one stage and phase)}}
+  // expected-error @+1 {{takes a state that 'mbarrier.pipe.acquire' already took on this pipe: use the state it returned (each state names one stage and phase)}}
   %s2, %n2 = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
   mbarrier.pipe.commit %p[%s2] : !mbarrier.pipe<2, arrive>
   return
@@ -175,7 +175,7 @@ func.func @tail_on_taken_state(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pip
   // expected-note @+1 {{taken here}}
   %s1, %n1 = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
   mbarrier.pipe.commit %p[%s1] : !mbarrier.pipe<2, arrive>
-  // expected-error @+1 {{takes a state that 'mbarrier.pipe.acquire' already took}}
+  // expected-error @+1 {{takes a state that 'mbarrier.pipe.acquire' already took on this pipe}}
   mbarrier.pipe.tail %p, %st : !mbarrier.pipe<2, arrive>
   return
 }
