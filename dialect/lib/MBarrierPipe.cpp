@@ -479,15 +479,16 @@ LogicalResult PipeCommitOp::verify() {
                          << kMaxTxCount;
   std::string parts;
   std::optional<int64_t> delivered = staticDelivery(getSlot(), pipe, parts);
-  if (delivered && *delivered != *bytes)
+  if (delivered && *delivered != *bytes) {
+    StringRef outcome =
+        *delivered < *bytes ? "never complete" : "complete early";
     return emitOpError() << "expects " << *bytes
                          << " bytes on the full barrier, but the copies into "
                             "this slot land "
                          << *delivered << " bytes in each receiving CTA ("
                          << parts
-                         << "): the phase would "
-                         << (*delivered < *bytes ? "never complete"
-                                                 : "complete early");
+                         << "): the phase would " << outcome;
+  }
   return success();
 }
 

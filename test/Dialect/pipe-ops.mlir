@@ -49,8 +49,13 @@ func.func @producer(%dst: !llvm.ptr<3>, %src: !llvm.ptr<1>, %map: !llvm.ptr, %n:
   mbarrier.pipe.commit %p[%slot], bytes %b : !mbarrier.pipe<4, tma>
   // CHECK: %[[ST2:.*]] = mbarrier.pipe.advance %[[NEXT]], %[[N]] : !mbarrier.pipe_state<producer>
   %st2 = mbarrier.pipe.advance %next, %n : !mbarrier.pipe_state<producer>
-  // CHECK: mbarrier.pipe.tail %[[P]], %[[ST2]] : !mbarrier.pipe<4, tma>
-  mbarrier.pipe.tail %p, %st2 : !mbarrier.pipe<4, tma>
+  // A blocking acquire (no ready flag) of the state after.
+  // CHECK: %[[SLOT2:.*]], %[[NEXT2:.*]] = mbarrier.pipe.acquire %[[P]], %[[ST2]] : !mbarrier.pipe<4, tma>
+  %slot2, %next2 = mbarrier.pipe.acquire %p, %st2 : !mbarrier.pipe<4, tma>
+  %b2 = arith.constant 0 : i32
+  mbarrier.pipe.commit %p[%slot2], bytes %b2 : !mbarrier.pipe<4, tma>
+  // CHECK: mbarrier.pipe.tail %[[P]], %[[NEXT2]] : !mbarrier.pipe<4, tma>
+  mbarrier.pipe.tail %p, %next2 : !mbarrier.pipe<4, tma>
   return
 }
 

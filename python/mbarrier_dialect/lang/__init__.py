@@ -25,6 +25,7 @@ The guide is docs/lang.md.
 """
 from .barriers import (MBarrier, TCGen05Bar, TMABar, cp_async_bulk, cp_async_bulk_tensor,
                        initialized_barrier, prefetch_tensormap, scope_of, sem_of)
+from .pipeline import Consumer, ConsumerSlot, Pipeline, Producer, ProducerSlot
 from .kernel import (IfElse, Kernel, Loop, Range, current_kernel, for_range, if_else, if_then,
                      range, unrolled_range, verified)
 from .smem import RemoteBuffer, SmemBuffer, SmemPool
@@ -36,4 +37,5 @@ __all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", 
            "SmemBuffer", "RemoteBuffer", "Value", "const", "dtype", "select", "wrap",
            "as_i1", "as_i32", "as_index", "current_kernel", "verified", "for_range", "Loop",
            "Range", "if_else", "IfElse", "if_then", "unrolled_range", "sem_of", "scope_of",
-           "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap"]
+           "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap", "Pipeline", "Producer",
+           "Consumer", "ProducerSlot", "ConsumerSlot"]

@@ -23,6 +23,7 @@ from .values import DType, IntLike, Value
 
 if TYPE_CHECKING:
     from ..compiler import CompiledKernel
+    from .pipeline import Pipeline
     from .barriers import MBarrier
 
 __all__ = ["Kernel", "current_kernel", "verified", "if_then", "if_else", "IfElse", "for_range",
@@ -272,8 +273,8 @@ class Kernel:
         """``bar.sync 0``: every thread of the CTA."""
         nvvm.Barrier0Op()
 
-    def prologue(self, barriers: Mapping["MBarrier", IntLike], *,
-                 leader: ir.Value | None = None) -> None:
+    def prologue(self, barriers: Mapping["MBarrier", IntLike] | None = None, *,
+                 pipes: Sequence["Pipeline"] = (), leader: ir.Value | None = None) -> None:
         """The start of a barrier kernel, for several groups at once: the
         leader (default: thread rank 0) initializes every barrier of every
         group with its arrival count, ``fence.mbarrier_init`` makes the inits
@@ -281,12 +282,17 @@ class Kernel:
         ``bar.sync`` otherwise) keeps every thread from arriving before::
 
             k.prologue({full: 32, empty: 32})
+            k.prologue(pipes=[pipe])           # a Pipeline's counts are its own
         """
-        if not isinstance(barriers, Mapping) or not barriers:
-            raise TypeError("prologue() takes a dict {barrier group: arrival count}")
+        barriers = {} if barriers is None and pipes else barriers
+        if not isinstance(barriers, Mapping) or not (barriers or pipes):
+            raise TypeError("prologue() takes a dict {barrier group: arrival count} and/or "
+                            "pipes=[Pipeline, ...]")
         with if_then(self.is_thread(0) if leader is None else leader):
             for bar, count in barriers.items():
                 bar._init_all(count)
+            for pipe in pipes:
+                pipe.init()
         self.fence_barrier_init()
         if self.cluster:
             self.cluster_sync()
@@ -550,9 +556,18 @@ def _bounds(lower, upper, step) -> tuple[ir.Value, ir.Value, ir.Value]:
     return tuple(V.as_value(b, ty) for b in (lower, upper, step))  # type: ignore[return-value]
 
 
+def _is_handle(v) -> bool:
+    """An object carried by its SSA value (a pipeline side: ``_carry_value()``
+    gives the value, ``_bind(v)`` rebinds the object to it)."""
+    return hasattr(v, "_carry_value") and hasattr(v, "_bind")
+
+
 def _carry(values) -> list[ir.Value]:
     out = []
     for v in values:
+        if _is_handle(v):
+            out.append(v._carry_value())
+            continue
         V._refuse_bool(v, "a carried value")
         out.append(v if isinstance(v, ir.Value) else V.const(v))
     return out
@@ -564,17 +579,25 @@ class Loop:
     (the carried values of the next iteration), ``results`` (after the loop:
     the carried values at the end)."""
 
-    def __init__(self, op: scf.ForOp):
+    def __init__(self, op: scf.ForOp, carried: Sequence = ()):
         self.op = op
         self.iv = V.wrap(op.induction_variable)
+        # A carried handle (a pipeline side) is rebound to the iteration's
+        # value and stands for itself in `carry`.
+        self._handles = [(i, h) for i, h in enumerate(carried) if _is_handle(h)]
         self.carry = [V.wrap(v) for v in op.inner_iter_args]
+        for i, h in self._handles:
+            h._bind(op.inner_iter_args[i])
+            self.carry[i] = h
         self._next: list | None = None
 
     def next(self, *values: Value | int | float) -> None:
         """Set the carried values of the next iteration (``scf.yield``)."""
         if len(values) != len(self.carry):
             raise ValueError(f"the loop carries {len(self.carry)} values, next() got {len(values)}")
-        self._next = [_to_type(v, c.type) for v, c in zip(values, self.carry)]
+        values = tuple(v._carry_value() if _is_handle(v) else v for v in values)
+        types = [a.type for a in self.op.inner_iter_args]
+        self._next = [_to_type(v, t) for v, t in zip(values, types)]
 
     @property
     def results(self) -> list[Value]:
@@ -583,8 +606,16 @@ class Loop:
 
     def _terminate(self) -> None:
         if self._next is None and self.carry:
-            raise ValueError("a loop with carried values must call loop.next(...)")
+            if len(self._handles) != len(self.carry):
+                raise ValueError("a loop with carried values must call loop.next(...)")
+            # Only handles: each carries the value it holds at the end.
+            self._next = [h._carry_value() for _, h in self._handles]
         scf.YieldOp(self._next or [])
+
+    def _rebind_after(self) -> None:
+        """After the loop, each carried handle holds the loop's result."""
+        for i, h in self._handles:
+            h._bind(self.op.results[i])
 
 
 @contextlib.contextmanager
@@ -605,17 +636,18 @@ def for_range(lower: IntLike, upper: IntLike, step: IntLike = 1,
     """
     lower, upper, step = _bounds(lower, upper, step)
     op = scf.ForOp(lower, upper, step, _carry(carry))
-    loop = Loop(op)
+    loop = Loop(op, carry)
     with ir.InsertionPoint(op.body):
         try:
             yield loop
         except BaseException:
             # The body raised: terminate it anyway, so that a caller that
             # handles the error still has a well-formed kernel.
-            loop._next = loop._next or list(loop.carry)
+            loop._next = loop._next or list(op.inner_iter_args)
             loop._terminate()
             raise
         loop._terminate()
+    loop._rebind_after()
 
 
 class Range:
@@ -650,7 +682,7 @@ class Range:
         kernel = _KERNELS[-1] if _KERNELS else None
         lower, upper, step = _bounds(*self._args)
         op = scf.ForOp(lower, upper, step, _carry(self._carry))
-        self._loop = loop = Loop(op)
+        self._loop = loop = Loop(op, self._carry)
         ip = ir.InsertionPoint(op.body)
         ip.__enter__()
         finished = False
@@ -661,7 +693,7 @@ class Range:
             if not finished:
                 # break/return (or an exception) left the body: close the
                 # loop so the IR stays well-formed, and make the kernel fail.
-                loop._next = loop._next or list(loop.carry)
+                loop._next = loop._next or list(op.inner_iter_args)
                 if kernel is not None and kernel._deferred_error is None:
                     where = _file_line(op.location)
                     kernel._deferred_error = (
@@ -673,6 +705,7 @@ class Range:
                 loop._terminate()
             finally:
                 ip.__exit__(None, None, None)
+            loop._rebind_after()
 
     def _built(self) -> Loop:
         if self._loop is None:

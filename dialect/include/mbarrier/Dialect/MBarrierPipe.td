@@ -518,7 +518,7 @@ def MBarrier_PipeCpAsyncBulkTensorOp : MBarrier_Op<"pipe.cp_async_bulk_tensor"> 
     Example:
 
     ```mlir
-    mbarrier.pipe.cp_async_bulk_tensor %p[%slot], %dst, %map[%x, %y], bytes 8192 multicast row : !mbarrier.pipe<4, tma, cluster = [2, 1], multicast = row>, !llvm.ptr
+    mbarrier.pipe.cp_async_bulk_tensor %p[%slot], %dst, %map[%x, %y], bytes 4096 multicast row : !mbarrier.pipe<4, tma, cluster = [2, 1], multicast = row>, !llvm.ptr
     ```
   }];
   let arguments = (ins Arg<MBarrier_PipeType, "the pipeline", [MemRead, MemWrite]>:$pipe,
