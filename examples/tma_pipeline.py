@@ -21,44 +21,51 @@ import numpy as np
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import Kernel, Pipeline, if_then
 
-ROWS, COLS = 32, 64                  # a tile: 32 x 64 int32 = 8 KiB
-TILE = ROWS * COLS
-TILE_BYTES = TILE * 4
+ROWS, COLS = 32, 64                  # a tile: 32 x 64 int32 = 8 KiB (rows= to change)
 
 
 def build(cluster: int = 2, depth: int = 4, warps: int = 2, tiles: int = 64,
-          clusters: int = 1, name: str | None = None) -> Kernel:
+          clusters: int = 1, name: str | None = None, rows: int = ROWS,
+          share: str = "multicast") -> Kernel:
     """tma_pipeline(x, tmap, out): out[cta, t] = sum over tiles of the
-    elements t, t + 32*warps, ... of each tile (int32, wrapping)."""
-    if ROWS % cluster:
-        raise ValueError(f"the {ROWS} rows of a tile split over the cluster's {cluster} CTAs")
-    piece_rows = ROWS // cluster
+    elements t, t + 32*warps, ... of each tile (int32, wrapping).
+
+    `share`: ``"multicast"`` (each CTA of the cluster loads 1/cluster of a
+    tile and multicasts it along the row) or ``"load"`` (each CTA loads the
+    whole tile itself: the baseline of the multicast benchmark)."""
+    if share not in ("multicast", "load"):
+        raise ValueError(f"share is 'multicast' or 'load', got {share!r}")
+    cluster_parts = 1 if share == "load" else cluster   # CTAs that load a part of each tile
+    if rows % cluster_parts:
+        raise ValueError(f"the {rows} rows of a tile split over the cluster's {cluster} CTAs")
+    piece_rows = rows // cluster_parts
+    tile = rows * COLS
     threads = 32 * (warps + 1)
     name = name or f"tma_pipeline_c{cluster}_d{depth}_w{warps}"
     with Kernel(name, block=threads, grid=cluster * clusters,
                 cluster=cluster if cluster > 1 else None,
                 params=[("x", "ptr"), ("tmap", "ptr"), ("out", "ptr")]) as k:
         pool = k.smem_pool()
-        multicast = "row" if cluster > 1 else "none"
+        multicast = "row" if cluster_parts > 1 else "none"
         pipe = Pipeline(pool, depth, kind="tma", consumers=warps, multicast=multicast)
-        stages = pool.alloc((depth, TILE), "i32", align=128)
+        stages = pool.alloc((depth, tile), "i32", align=128)
         pool.commit()
         k.prologue(pipes=[pipe])
 
         tid = k.thread_rank()
-        rank = k.cluster_rank() if cluster > 1 else lang.const(0)
+        rank = k.cluster_rank() if cluster_parts > 1 else lang.const(0)
         first_tile = (k.block_rank() // cluster) * tiles
 
         with if_then(tid == 0):                          # the producer thread
             producer = pipe.producer()
             for t in lang.range(tiles, carry=[producer]):
                 slot = producer.acquire()
-                row = (first_tile + t) * ROWS + rank * piece_rows
+                row = (first_tile + t) * rows + rank * piece_rows
                 slot.cp_async_bulk_tensor(stages, k.param("tmap"), [row, 0],
                                           box_bytes=piece_rows * COLS * 4,
-                                          multicast=multicast if cluster > 1 else None,
-                                          byte_offset_in_stage=0)
-                slot.commit(bytes=TILE_BYTES)
+                                          multicast="row" if cluster_parts > 1 else None,
+                                          byte_offset_in_stage=rank * (piece_rows * COLS * 4))
+                slot.commit(bytes=tile * 4)
             producer.tail()
 
         with if_then(tid >= 32):                         # the consumer warps
@@ -68,8 +75,9 @@ def build(cluster: int = 2, depth: int = 4, warps: int = 2, tiles: int = 64,
             for t in loop:
                 _, acc = loop.carry
                 slot = consumer.wait()
-                for j in range(TILE // (32 * warps)):
+                for j in range(tile // (32 * warps)):
                     acc = acc + stages.load((slot.index, me + j * 32 * warps))
+                k.sync_warp()                            # the warp's reads are done
                 slot.release(pred=(me % 32) == 0)        # one release per warp
                 loop.next(consumer, acc)
             _, total = loop.results
@@ -81,23 +89,30 @@ def build(cluster: int = 2, depth: int = 4, warps: int = 2, tiles: int = 64,
 
 def expected(x: np.ndarray, cluster: int, warps: int, tiles: int, clusters: int) -> np.ndarray:
     """Every CTA of cluster c sums the tiles c*tiles .. (c+1)*tiles - 1."""
-    per = x.reshape(clusters, tiles, TILE // (32 * warps), 32 * warps).astype(np.int64)
+    per = x.reshape(clusters, tiles, -1, 32 * warps).astype(np.int64)
     sums = per.sum(axis=(1, 2))                               # (clusters, 32*warps)
     sums = ((sums + 2**31) % 2**32 - 2**31).astype(np.int32)  # int32 wrap-around
     return np.repeat(sums, cluster, axis=0)
 
 
 def case(cluster: int = 2, depth: int = 4, warps: int = 2, tiles: int = 64,
-         clusters: int = 1, name: str | None = None) -> manifest.Case:
-    """The kernel with random tiles and its exact check, for the GPU suite."""
-    x = np.random.default_rng(cluster * 100 + depth).integers(
-        -2**31, 2**31 - 1, (clusters * tiles * ROWS, COLS), dtype=np.int32)
+         clusters: int = 1, name: str | None = None, rows: int = ROWS) -> manifest.Case:
+    """The kernel and its exact check, for the GPU suite: random tiles, or,
+    above 4 MiB of input, 0, 1, 2, ... made on the GPU machine (every tile
+    still differs, so a stale stage changes the sums)."""
+    shape = (clusters * tiles * rows, COLS)
     ctas = cluster * clusters
-    kernel = build(cluster, depth, warps, tiles, clusters, name)
-    return manifest.Case(kernel, [manifest.buffer("x", x),
-                                  manifest.tensormap("x", x.shape, (ROWS // cluster, COLS)),
+    kernel = build(cluster, depth, warps, tiles, clusters, name, rows)
+    if shape[0] * shape[1] * 4 <= 4 << 20:
+        x = np.random.default_rng(cluster * 100 + depth).integers(
+            -2**31, 2**31 - 1, shape, dtype=np.int32)
+        arg, inputs = manifest.buffer("x", x), {"x": x}
+    else:
+        x = np.arange(shape[0] * shape[1]).astype(np.int32).reshape(shape)
+        arg, inputs = manifest.buffer("x", shape=shape, arange=True), {}
+    return manifest.Case(kernel, [arg, manifest.tensormap("x", shape, (rows // cluster, COLS)),
                                   manifest.buffer("out", fill=-1, shape=[ctas, 32 * warps])],
-                         {"out": expected(x, cluster, warps, tiles, clusters)}, inputs={"x": x})
+                         {"out": expected(x, cluster, warps, tiles, clusters)}, inputs=inputs)
 
 
 def main() -> None:
@@ -117,8 +132,14 @@ def main() -> None:
     print(f"wrote {path}")
     if args.run:
         from mbarrier_dialect import runtime
-        c = case(args.cluster, args.depth, args.warps, args.tiles)
-        runtime.run_case(c) if hasattr(runtime, "run_case") else None
+        rng = np.random.default_rng(0)
+        x = rng.integers(-2**31, 2**31 - 1, (args.tiles * ROWS, COLS), dtype=np.int32)
+        out = np.full((args.cluster, 32 * args.warps), -1, np.int32)
+        with runtime.DeviceBuffer.from_numpy(x) as dx:
+            tmap = runtime.encode_tensor_map_tiled(dx, box=(ROWS // args.cluster, COLS))
+            compiled.launch(args=[dx, tmap, out])
+        assert (out == expected(x, args.cluster, args.warps, args.tiles, 1)).all()
+        print(f"{args.tiles} tiles through {args.cluster} CTA(s): every sum correct")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 // complete on a fresh barrier), the consumer on the full barrier with 0.
 //
 //===----------------------------------------------------------------------===//
+#include "FenceSupport.h"
 #include "mbarrier/Conversion/Passes.h"
 #include "mbarrier/Dialect/MBarrier.h"
 
@@ -271,7 +272,10 @@ struct PipeCommitLowering : OpConversionPattern<PipeCommitOp> {
 };
 
 struct PipeReleaseLowering : OpConversionPattern<PipeReleaseOp> {
-  using OpConversionPattern::OpConversionPattern;
+  PipeReleaseLowering(const TypeConverter &types, MLIRContext *ctx,
+                      function_ref<bool(Operation *)> restrictedFence)
+      : OpConversionPattern(types, ctx), restrictedFence(restrictedFence) {}
+
   LogicalResult
   matchAndRewrite(PipeReleaseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -282,17 +286,33 @@ struct PipeReleaseLowering : OpConversionPattern<PipeReleaseOp> {
     if (pipe.getMulticast() == Multicast::none) {
       ArriveOp::create(rewriter, loc, adaptor.getPipe(), index, Value(),
                        Value(), adaptor.getPred(), nullptr, nullptr);
-    } else {
-      // One cluster-form arrival per CTA that writes into this stage; at
-      // O >= 1 mbarrier-merge-release-fences makes them one fence.release
-      // and relaxed arrivals.
-      for (Value rank : releaseTargets(rewriter, loc, pipe))
-        ArriveOp::create(rewriter, loc, adaptor.getPipe(), index, Value(),
-                         rank, adaptor.getPred(), nullptr, nullptr);
+      rewriter.eraseOp(op);
+      return success();
     }
+    // One cluster-form arrival per CTA that writes into this stage. What
+    // the consumer publishes is its reads of its own stage (.shared::cta):
+    // fence.release.sync_restrict::shared::cta.cluster orders exactly those
+    // before the relaxed.cluster arrivals that follow (PTX 8.6); without it,
+    // release.cluster arrivals (which mbarrier-merge-release-fences may
+    // still merge).
+    bool restricted = restrictedFence(op);
+    guarded(rewriter, loc, adaptor.getPred(), [&](OpBuilder &b) {
+      SemanticsAttr sem;
+      ScopeAttr scope;
+      if (restricted) {
+        FenceReleaseOp::create(b, loc, b.getUnitAttr());
+        sem = SemanticsAttr::get(b.getContext(), Semantics::relaxed);
+        scope = ScopeAttr::get(b.getContext(), Scope::cluster);
+      }
+      for (Value rank : releaseTargets(b, loc, pipe))
+        ArriveOp::create(b, loc, adaptor.getPipe(), index, Value(), rank,
+                         Value(), sem, scope);
+    });
     rewriter.eraseOp(op);
     return success();
   }
+
+  function_ref<bool(Operation *)> restrictedFence;
 };
 
 struct PipeTailLowering : OpConversionPattern<PipeTailOp> {
@@ -392,8 +412,28 @@ using namespace lower_pipes;
 
 struct MBarrierLowerPipes
     : mbarrier::impl::MBarrierLowerPipesBase<MBarrierLowerPipes> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // Where the restricted release fence exists: per gpu.module, from its
+    // targets, else from the options.
+    std::optional<bool> fallback;
+    if (!chip.empty()) {
+      FailureOr<NVPTXTarget> target = parseNVPTXTarget(
+          chip, features, [&] { return getOperation()->emitError(); });
+      if (failed(target))
+        return signalPassFailure();
+      fallback = supportsReleaseFence(*target, /*derivable=*/true);
+    }
+    DenseMap<Operation *, bool> allowedIn;
+    auto restrictedFence = [&](Operation *op) {
+      auto module = op->getParentOfType<gpu::GPUModuleOp>();
+      auto [it, inserted] = allowedIn.try_emplace(module, false);
+      if (inserted)
+        it->second = moduleAllowsReleaseFence(module, fallback);
+      return it->second;
+    };
     TypeConverter types;
     types.addConversion([](Type t) { return t; });
     types.addConversion([](PipeType t) -> Type {
@@ -432,9 +472,12 @@ struct MBarrierLowerPipes
                  PipeEnterLowering<PipeWaitOp, false>,
                  PipeTryLowering<PipeTryAcquireOp, true>,
                  PipeTryLowering<PipeTryWaitOp, false>, PipeCommitLowering,
-                 PipeReleaseLowering, PipeTailLowering, PipeStageLowering,
+                 PipeTailLowering, PipeStageLowering,
                  PipeFullPtrLowering, PipeCopyLowering, PipeTensorCopyLowering>(types,
                                                                      ctx);
+    patterns.add<PipeReleaseLowering>(types, ctx,
+                                      function_ref<bool(Operation *)>(
+                                          restrictedFence));
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
                                                          target);
     populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, types);

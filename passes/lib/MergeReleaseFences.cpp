@@ -6,6 +6,7 @@
 // consistency model). The argument and its limits: docs/fence-merging.md.
 //
 //===----------------------------------------------------------------------===//
+#include "FenceSupport.h"
 #include "PatternCommon.h"
 #include "mbarrier/Conversion/Passes.h"
 
@@ -22,20 +23,6 @@ using namespace mlir;
 using namespace mlir::mbarrier;
 
 namespace {
-
-/// The PTX version of `fence.release` and of the `.relaxed` arrive.
-constexpr unsigned kRelaxedPTX = 86;
-
-/// Whether a target can emit the merged form: sm_90 and PTX 8.6, or, for a
-/// target whose PTX version is still to be derived (`derivable`), a backend
-/// that knows 8.6.
-bool supportsMerge(const NVPTXTarget &target, bool derivable) {
-  if (target.sm < 90)
-    return false;
-  if (target.explicitPtx || !derivable)
-    return target.ptx() >= kRelaxedPTX;
-  return roundUpPTXVersion(kRelaxedPTX).has_value();
-}
 
 /// An arrival the pass may merge: release semantics at cluster scope.
 bool isReleaseClusterArrive(Operation *op) {
@@ -70,7 +57,7 @@ struct MergeReleaseFencesPass
           parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
       if (failed(target))
         return signalPassFailure();
-      fallback = supportsMerge(*target, /*derivable=*/true);
+      fallback = supportsReleaseFence(*target, /*derivable=*/true);
     }
 
     DenseMap<Operation *, bool> allowedIn; // per gpu.module (null: none)
@@ -78,7 +65,7 @@ struct MergeReleaseFencesPass
       auto module = op->getParentOfType<gpu::GPUModuleOp>();
       auto [it, inserted] = allowedIn.try_emplace(module, false);
       if (inserted)
-        it->second = moduleAllows(module, fallback);
+        it->second = moduleAllowsReleaseFence(module, fallback);
       return it->second;
     };
 
@@ -108,26 +95,6 @@ struct MergeReleaseFencesPass
     }
   }
 
-  /// Every NVVM target of `module` supports the merged form; with none, the
-  /// options say. An invalid target is left to mbarrier-attach-target and
-  /// the lowering to report: no merge, and no diagnostic from here.
-  static bool moduleAllows(gpu::GPUModuleOp module, std::optional<bool> fallback) {
-    SmallVector<NVVM::NVVMTargetAttr> targets;
-    if (module)
-      if (ArrayAttr attrs = module.getTargetsAttr())
-        for (Attribute attr : attrs)
-          if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
-            targets.push_back(nvvm);
-    if (targets.empty())
-      return fallback.value_or(false);
-    ScopedDiagnosticHandler silence(module.getContext(),
-                                    [](Diagnostic &) { return success(); });
-    return llvm::all_of(targets, [&](NVVM::NVVMTargetAttr nvvm) {
-      FailureOr<NVPTXTarget> target = parseNVPTXTarget(
-          nvvm.getChip(), nvvm.getFeatures(), [&] { return module.emitError(); });
-      return succeeded(target) && supportsMerge(*target, /*derivable=*/false);
-    });
-  }
 };
 
 } // namespace

@@ -24,7 +24,10 @@ using namespace mlir::mbarrier;
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
   // Pipelines become mbarrier ops first, so that everything after sees them.
-  pm.addPass(createMBarrierLowerPipes());
+  MBarrierLowerPipesOptions pipes;
+  pipes.chip = options.chip;
+  pipes.features = options.features;
+  pm.addPass(createMBarrierLowerPipes(pipes));
   // The synchronization checker next, on the barriers as the user wrote them.
   if (options.checkSync)
     pm.addPass(createMBarrierCheckSync());

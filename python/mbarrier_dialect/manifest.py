@@ -73,14 +73,21 @@ class Case:
 
 
 def buffer(name: str, array: np.ndarray | None = None, *, fill: int | float | None = None,
-           shape: Sequence[int] | None = None, dtype: str = "int32") -> dict:
+           shape: Sequence[int] | None = None, dtype: str = "int32",
+           arange: bool = False) -> dict:
     """A device buffer argument: initialized from `array` (also give it to
-    the case's ``inputs``), or `shape` elements of `dtype` set to `fill`."""
+    the case's ``inputs``), or `shape` elements of `dtype` set to `fill`, or
+    (``arange=True``) to ``0, 1, 2, ...`` made on the GPU machine, for
+    inputs too large to ship (``np.arange(n).astype(dtype)``)."""
     if array is not None:
         return {"kind": "buffer", "name": name, "dtype": str(array.dtype),
                 "shape": list(array.shape), "init": {"npy": f"{{case}}.{name}.npy"}}
-    if shape is None or fill is None:
-        raise ValueError(f"buffer {name!r}: give an array, or a shape and a fill value")
+    if shape is not None and arange and fill is None:
+        return {"kind": "buffer", "name": name, "dtype": str(np.dtype(dtype)),
+                "shape": list(shape), "init": {"arange": True}}
+    if shape is None or fill is None or arange:
+        raise ValueError(f"buffer {name!r}: give an array, or a shape and a fill value (or "
+                         "arange=True)")
     return {"kind": "buffer", "name": name, "dtype": str(np.dtype(dtype)), "shape": list(shape),
             "init": {"fill": fill}}
 

@@ -3,14 +3,16 @@
 // and whose consumers release each stage to both CTAs. The producer's copy is
 // the .multicast::cluster TMA form; the release is mapa + shared::cluster
 // arrivals, merged at -O3 into one fence.release.cluster and relaxed.cluster
-// arrivals (one per CTA of the row); never the local arrive form on a mapped
-// address. The checker (on by default) is silent on it.
+// arrivals (one per CTA of the row) after the restricted release fence (the
+// consumer publishes its reads of its own stage); never the local arrive form
+// on a mapped address. The checker (on by default) is silent on it.
 // RUN: mbarrier-compile %s --emit ptx -o - 2>&1 | FileCheck %s \
 // RUN:   --implicit-check-not=mbarrier.arrive.shared.b64 \
 // RUN:   --implicit-check-not=mbarrier.arrive.release.cluster.shared::cluster \
 // RUN:   --implicit-check-not=warning --implicit-check-not=error
-// Without fence merging each remote release is a release.cluster arrive.
-// RUN: mbarrier-compile %s --emit ptx -O 0 -o - | FileCheck %s --check-prefix=O0
+// Below PTX 8.6 (no restricted fence, no relaxed arrive) each remote release
+// is a release.cluster arrive.
+// RUN: mbarrier-compile %s --emit ptx --features=+ptx80 -o - | FileCheck %s --check-prefix=PTX80
 // RUN: mbarrier-compile %s -o %t.cubin
 // RUN: %python -c "import sys; assert open(sys.argv[1], 'rb').read()[:4] == b'\x7fELF'; print('cubin ok')" %t.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: cubin ok
@@ -72,11 +74,18 @@ module attributes {gpu.container_module} {
         %end = scf.for %i = %c0 to %n step %c1 iter_args(%s = %st) -> !mbarrier.pipe_state<consumer> {
           // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared.b64
           %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<4, tma, cluster = [2, 1], multicast = row>
-          // CHECK: mapa.shared::cluster.u64 [[CTA0:%rd[0-9]+]], {{%rd[0-9]+}}, 0;
-          // CHECK: mapa.shared::cluster.u64 [[CTA1:%rd[0-9]+]], {{%rd[0-9]+}}, 1;
-          // CHECK: fence.release.cluster;
-          // CHECK: @[[LEADER:%p[0-9]+]] mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [{{%rd[0-9]+}}];
-          // CHECK: @[[LEADER]] mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [{{%rd[0-9]+}}];
+          // The release publishes the consumer's reads of its own stage:
+          // the restricted fence, then one relaxed arrival per CTA of the
+          // row, all under the leader's branch.
+          // CHECK-DAG: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
+          // CHECK-DAG: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 1;
+          // CHECK: @{{!?}}%p{{[0-9]+}} bra
+          // CHECK: fence.release.sync_restrict::shared::cta.cluster;
+          // CHECK-NOT: {{ld|st}}.
+          // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [{{%rd[0-9]+}}];
+          // CHECK-NOT: {{ld|st}}.
+          // CHECK: mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [{{%rd[0-9]+}}];
+          // CHECK-NOT: fence.release.cluster;
           mbarrier.pipe.release %p[%slot] if %leader : !mbarrier.pipe<4, tma, cluster = [2, 1], multicast = row>
           scf.yield %next : !mbarrier.pipe_state<consumer>
         }
@@ -89,7 +98,8 @@ module attributes {gpu.container_module} {
     llvm.mlir.global internal @buffer() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<16384 x i8>
   }
 }
-// O0-LABEL: .entry row_multicast(
-// O0: mbarrier.arrive.release.cluster.shared::cluster.b64
-// O0: mbarrier.arrive.release.cluster.shared::cluster.b64
-// O0-NOT: fence.release.cluster
+// PTX80-LABEL: .entry row_multicast(
+// PTX80-NOT: fence.release
+// PTX80: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX80: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX80-NOT: fence.release

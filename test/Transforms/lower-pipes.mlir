@@ -1,6 +1,11 @@
 // mbarrier-lower-pipes: every pipe op becomes the mbarrier (and NVVM TMA) ops
 // it stands for; no pipe op or type survives.
 // RUN: mbarrier-opt %s --mbarrier-lower-pipes | FileCheck %s --implicit-check-not=mbarrier.pipe --implicit-check-not=pipe_state --implicit-check-not=mbarrier.slot
+// Where the target has PTX 8.6, a multicast release is the restricted fence
+// and relaxed arrivals, under the release's predicate:
+// RUN: mbarrier-opt %s --mbarrier-lower-pipes="chip=sm_90" | FileCheck %s --check-prefix=FENCE
+// RUN: mbarrier-opt %s --mbarrier-lower-pipes="chip=sm_90 features=+ptx80" | FileCheck %s --check-prefix=NOFENCE
+// NOFENCE-NOT: mbarrier.fence_release
 
 // The counts come from the type: full = producers, empty = consumers x the
 // CTAs whose copies land here (2 x 2 cluster, row and column: 3 CTAs).
@@ -149,6 +154,10 @@ gpu.module @m {
     // CHECK: mbarrier.arrive %{{.*}}[%[[E]]] on %[[T3]] : !mbarrier.group<4>
     // CHECK-NOT: mbarrier.arrive
     mbarrier.pipe.release %p[%cslot] : !mbarrier.pipe<2, tma, cluster = [4, 1], multicast = row>
+    // FENCE-LABEL: gpu.func @multicast_row(
+    // FENCE: mbarrier.fence_release shared_cta
+    // FENCE-COUNT-4: mbarrier.arrive {{.*}} on {{.*}} {scope = #mbarrier.scope<cluster>, sem = #mbarrier.sem<relaxed>}
+    // FENCE-NOT: mbarrier.arrive
     gpu.return
   }
 }
@@ -180,6 +189,10 @@ gpu.module @n {
     // CHECK: mbarrier.arrive {{.*}} on
     // CHECK-NOT: mbarrier.arrive
     mbarrier.pipe.release %p[%cslot] : !mbarrier.pipe<2, tma, cluster = [2, 2], multicast = rowcol>
+    // FENCE-LABEL: gpu.func @multicast_rowcol(
+    // FENCE: mbarrier.fence_release shared_cta
+    // FENCE-COUNT-3: mbarrier.arrive {{.*}} on {{.*}} {scope = #mbarrier.scope<cluster>, sem = #mbarrier.sem<relaxed>}
+    // FENCE-NOT: mbarrier.arrive
     gpu.return
   }
 }

@@ -25,7 +25,8 @@ from mbarrier_dialect.runtime import validate_launch_shape
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 # The Python examples, each in the suite through its case().
-EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy")
+EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy",
+                   "tma_pipeline")
 
 
 def example(name: str):
@@ -335,6 +336,26 @@ def bulk_copy_example() -> Case:
     return example("bulk_copy").case()
 
 
+def tma_pipeline(cluster: int = 1, depth: int = 4, warps: int = 2, tiles: int = 64,
+                 clusters: int = 1) -> Case:
+    """examples/tma_pipeline.py (lang.Pipeline): a TMA ring of `depth`
+    stages; in a cluster of `cluster` CTAs every CTA loads 1/cluster of each
+    tile and multicasts it along the row, and the consumers release each
+    stage to every CTA of the row. Every CTA's sums checked exactly."""
+    name = f"tma_pipeline_c{cluster}_d{depth}_w{warps}_x{cluster * clusters}"
+    rows = 32 if depth <= 4 else 16          # the stages fit 48 KiB of static shared memory
+    return example("tma_pipeline").case(cluster, depth, warps, tiles, clusters, name=name,
+                                        rows=rows)
+
+
+# The pipelines of issue 12: a 1-CTA TMA ring, 2- and 4-CTA multicast
+# clusters with remote release, a deep ring (D = 8) with one consumer warp;
+# the stress shapes fill every SM.
+PIPES = [lambda: tma_pipeline(1, 4, 2), lambda: tma_pipeline(2, 4, 2),
+         lambda: tma_pipeline(4, 4, 2), lambda: tma_pipeline(1, 8, 1, tiles=200),
+         lambda: tma_pipeline(2, 8, 1, tiles=200), lambda: tma_pipeline(4, 2, 4)]
+
+
 # The suites: the functional suite, a smaller one for compute-sanitizer
 # (which slows kernels by orders of magnitude), and the stress suite.
 def tma_tile(row: int = 64, col: int = 128, name: str = "tma_tile") -> Case:
@@ -375,23 +396,39 @@ SUITES = {
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
-             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob")],
+             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob")] + PIPES,
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
                  lambda: operators(512), first_example,
                  lambda: producer_consumer_example(2, 256),
                  lambda: producer_consumer_example(4, 256),
-                 lambda: cluster_ring_example(64), bulk_copy_example],
+                 lambda: cluster_ring_example(64), bulk_copy_example,
+                 lambda: tma_pipeline(1, 4, 2, tiles=16), lambda: tma_pipeline(2, 4, 2, tiles=16),
+                 lambda: tma_pipeline(4, 2, 1, tiles=16), lambda: tma_pipeline(1, 8, 1, tiles=24)],
     # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
-    "stress-sanitize": [lambda: pipeline_stress(132, 2, items=2000),
+    "stress-sanitize": [lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66),
+                        lambda: tma_pipeline(4, 4, 2, tiles=8, clusters=33),
+                        lambda: pipeline_stress(132, 2, items=2000),
                         lambda: pipeline_stress(132, 4, items=2000),
                         lambda: pipeline_stress(128, 8, items=2000),
                         lambda: all_to_one(2, 2000, clusters=66),
                         lambda: all_to_one(4, 2000, clusters=33),
                         lambda: all_to_one(8, 2000, clusters=16)],
-    "stress": [lambda: pipeline_stress(132, 2), lambda: pipeline_stress(132, 4),
+    "stress": [lambda: tma_pipeline(2, 4, 2, tiles=400, clusters=66),
+               lambda: tma_pipeline(4, 4, 2, tiles=400, clusters=33),
+               lambda: tma_pipeline(1, 8, 1, tiles=400, clusters=132),
+               lambda: pipeline_stress(132, 2), lambda: pipeline_stress(132, 4),
                lambda: pipeline_stress(128, 8),
                lambda: all_to_one(2, 100_000, clusters=66), lambda: all_to_one(4, 100_000, clusters=33),
                lambda: all_to_one(8, 100_000, clusters=16)],
 }
+SUITES["pipes"] = PIPES
+SUITES["pipes-sanitize"] = [lambda: tma_pipeline(1, 4, 2, tiles=16),
+                            lambda: tma_pipeline(2, 4, 2, tiles=16),
+                            lambda: tma_pipeline(4, 2, 1, tiles=16),
+                            lambda: tma_pipeline(1, 8, 1, tiles=24),
+                            lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66)]
+SUITES["pipes-stress"] = [lambda: tma_pipeline(2, 4, 2, tiles=400, clusters=66),
+                          lambda: tma_pipeline(4, 4, 2, tiles=400, clusters=33),
+                          lambda: tma_pipeline(1, 8, 1, tiles=400, clusters=132)]
 BUILDERS = SUITES["full"]

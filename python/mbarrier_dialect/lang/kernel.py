@@ -273,6 +273,13 @@ class Kernel:
         """``bar.sync 0``: every thread of the CTA."""
         nvvm.Barrier0Op()
 
+    def sync_warp(self) -> None:
+        """``bar.warp.sync -1``: the lanes of the warp meet, and their memory
+        accesses before it are ordered before those after it (so one lane's
+        release arrival, e.g. a pipeline release, covers the whole warp's
+        reads of a stage)."""
+        nvvm.SyncWarpOp(V.as_i32(-1))
+
     def prologue(self, barriers: Mapping["MBarrier", IntLike] | None = None, *,
                  pipes: Sequence["Pipeline"] = (), leader: ir.Value | None = None) -> None:
         """The start of a barrier kernel, for several groups at once: the

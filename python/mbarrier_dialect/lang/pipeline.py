@@ -235,18 +235,26 @@ class ProducerSlot(_Slot):
 
     def cp_async_bulk_tensor(self, buffer: SmemBuffer, tensor_map: ir.Value,
                              coords: Sequence[IntLike], *, box_bytes: int,
-                             multicast: str | None = None, byte_offset_in_stage: int = 0) -> None:
+                             multicast: str | None = None,
+                             byte_offset_in_stage: IntLike = 0) -> None:
         """A TMA tensor copy of the box at `coords` (numpy order: outermost
-        first) into this stage of `buffer` (at `byte_offset_in_stage`),
-        completing on the full barrier. `box_bytes` is the box's size.
-        ``multicast="row"``/``"col"``: the box lands in every CTA of this
-        CTA's row/column (each CTA then loads its own part of the tile)."""
+        first) into this stage of `buffer` (at `byte_offset_in_stage`, an int
+        or an integer value), completing on the full barrier. `box_bytes` is
+        the box's size. ``multicast="row"``/``"col"``: the box lands at the
+        same place in every CTA of this CTA's row/column (each CTA then loads
+        its own part of the tile, at its own offset)."""
         if isinstance(box_bytes, bool) or not isinstance(box_bytes, int):
             raise TypeError(f"box_bytes is an int, got {type(box_bytes).__name__}")
+        V._refuse_bool(byte_offset_in_stage, "byte_offset_in_stage")
         coords = [V.as_i32(c) for c in reversed(list(coords))]
         dst = self.stage_ptr(buffer)
-        if byte_offset_in_stage:
-            dst = byte_offset(dst, byte_offset_in_stage)
+        if isinstance(byte_offset_in_stage, int):
+            if byte_offset_in_stage:
+                dst = byte_offset(dst, byte_offset_in_stage)
+        else:
+            i8 = ir.IntegerType.get_signless(8)
+            dst = llvm.GEPOp(dst.type, dst, [V.as_i32(byte_offset_in_stage)], [-2**31], i8,
+                             llvm.GEPNoWrapFlags.none).result
         attrs = {}
         if multicast is not None:
             _name(multicast, ("row", "col"), "multicast")

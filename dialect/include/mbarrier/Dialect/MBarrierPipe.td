@@ -389,12 +389,23 @@ def MBarrier_PipeReleaseOp : MBarrier_Op<"pipe.release"> {
   let description = [{
     Arrives on the slot's empty barrier of every CTA whose copies land in
     this CTA's stage: the CTA itself for a pipe without multicast
-    (`mbarrier.arrive`, release at CTA scope), else, for each CTA of the
-    row, the column or both, `mapa.shared::cluster` + the
-    `.release.cluster` `shared::cluster` arrive (which
-    `mbarrier-merge-release-fences` turns into one fence and relaxed
-    arrivals). Each consumer agent releases once per slot: `if %pred`
-    selects the thread that does. Consumes the slot.
+    (`mbarrier.arrive`, release at CTA scope), else each CTA of the row,
+    the column or both, through `mapa.shared::cluster` and the
+    `shared::cluster` arrive.
+
+    What a release publishes is the consumer's reads of its own stage (its
+    CTA's `.shared::cta` memory), which the producers that refill the stage
+    must not overtake. With multicast the lowering therefore emits one
+    `fence.release.sync_restrict::shared::cta.cluster`, which orders exactly
+    those accesses, then `.relaxed.cluster` arrivals (PTX 8.6); below PTX
+    8.6, `.release.cluster` arrivals. A consumer that must also publish
+    other writes to the producers fences them itself
+    (`mbarrier.fence_release`).
+
+    Each consumer agent releases once per slot: `if %pred` selects the
+    thread that does (the fence and the arrivals are under it). Where the
+    agent is a warp, order its other lanes' reads before that thread's
+    release with `nvvm.bar.warp.sync`. Consumes the slot.
 
     PTX ISA: "mbarrier.arrive" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-arrive).
 

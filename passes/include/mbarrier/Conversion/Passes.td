@@ -54,9 +54,13 @@ def MBarrierLowerPipes : Pass<"mbarrier-lower-pipes"> {
       `pipe.wait` / `pipe.try_wait` on the full barrier.
     - `pipe.commit`: `arrive_expect_tx` (tma), `arrive` (arrive) or
       `tcgen05_commit` (tcgen05) on the full barrier.
-    - `pipe.release`: `arrive` on the empty barrier, or with multicast one
-      `arrive ... on %rank` per CTA of the row and/or column (from
-      `%cluster_ctarank`).
+    - `pipe.release`: `arrive` on the empty barrier; with multicast, one
+      `mbarrier.fence_release shared_cta` then one `{sem = relaxed, scope =
+      cluster}` `arrive ... on %rank` per CTA of the row and/or column (from
+      `%cluster_ctarank`), under `if %pred` as a whole: the consumer
+      publishes its reads of its own stage, which is what the producers that
+      refill it need. Where a target lacks PTX 8.6 (the options' `chip` and
+      `features` for modules without a target), `.release.cluster` arrivals.
     - `pipe.cp_async_bulk(_tensor)`: the NVVM bulk copies on the full
       barrier; `multicast row|col` computes the CTA mask of the row or
       column.
@@ -66,6 +70,12 @@ def MBarrierLowerPipes : Pass<"mbarrier-lower-pipes"> {
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
+  ];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "For modules without an NVVM target: the chip whose PTX decides the release form">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Target features (e.g. +ptx86) that go with `chip`">,
   ];
 }
 

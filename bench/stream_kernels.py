@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Build the pipeline benchmarks of BENCHMARKS.md ("Pipelines"): no GPU
+needed. Writes cubins and stream.json into OUT_DIR for bench/run_stream.py.
+
+    python bench/stream_kernels.py OUT_DIR [--nvcc nvcc]
+
+1. Streaming: a TMA-pipelined reduction (lang.Pipeline: one producer thread,
+   four consumer warps, a ring of DEPTH stages of ROWS x 256 int32) over a
+   large int32 array, persistent (CTAs stride over the tiles), in several
+   shapes (depth, rows, CTAs per SM); and the same pipeline hand-written in
+   CUDA with inline PTX (bench/reference/tma_stream.cu, CUTLASS's protocol)
+   for each shape. The runner times both and a device-to-device copy.
+2. Multicast: examples/tma_pipeline.py in clusters of 2 and 4 CTAs that share
+   every tile, once through TMA multicast (each CTA loads 1/C and multicasts
+   it along the row) and once with every CTA loading the whole tile.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from mbarrier_dialect import lang
+from mbarrier_dialect.lang import Kernel, Pipeline, if_then
+
+ROOT = Path(__file__).resolve().parent.parent
+COLS, CONSUMERS = 256, 128
+# (depth, rows): stages of rows x 256 int32; depth * rows * 1 KiB <= 48 KiB.
+SHAPES = [(5, 8), (4, 8), (2, 16), (11, 4)]
+
+
+def stream_kernel(depth: int, rows: int) -> Kernel:
+    """tma_stream(tmap, out, ntiles): CTA b sums tiles b, b + G, ... of the
+    (ntiles * rows) x 256 int32 array; consumer thread t of CTA b writes
+    out[b * 128 + t]."""
+    tile = rows * COLS
+    name = f"tma_stream_d{depth}_r{rows}"
+    with Kernel(name, block=32 + CONSUMERS,
+                params=[("tmap", "ptr"), ("out", "ptr"), ("ntiles", "i32")]) as k:
+        pool = k.smem_pool()
+        pipe = Pipeline(pool, depth, kind="tma", consumers=CONSUMERS // 32)
+        stages = pool.alloc((depth, tile), "i32", align=128)
+        pool.commit()
+        k.prologue(pipes=[pipe])
+        tid, b = k.thread_rank(), k.block_rank()
+        grid = _grid_dim_x()                   # persistent: the launch picks the grid
+        count = (k.param("ntiles") - b + grid - 1) // grid
+        with if_then(tid == 0):
+            producer = pipe.producer()
+            for j in lang.range(count, carry=[producer]):
+                slot = producer.acquire()
+                slot.cp_async_bulk_tensor(stages, k.param("tmap"), [(b + j * grid) * rows, 0],
+                                          box_bytes=tile * 4)
+                slot.commit(bytes=tile * 4)
+            producer.tail()
+        with if_then(tid >= 32):
+            me = tid - 32
+            consumer = pipe.consumer()
+            loop = lang.range(count, carry=[consumer, 0])
+            for _ in loop:
+                _, acc = loop.carry
+                slot = consumer.wait()
+                for i in range(tile // CONSUMERS):
+                    acc = acc + stages.load((slot.index, me + i * CONSUMERS))
+                k.sync_warp()
+                slot.release(pred=(me % 32) == 0)
+                loop.next(consumer, acc)
+            _, total = loop.results
+            k.store(total, k.param("out"), b * CONSUMERS + me)
+    return k
+
+
+def _grid_dim_x():
+    from mlir.dialects import gpu
+    return lang.as_i32(gpu.GridDimOp(gpu.Dimension.x).result)
+
+
+def _example(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for depth, r in SHAPES:
+        kernel = stream_kernel(depth, r)
+        compiled = kernel.compile()
+        ours = out_dir / f"{kernel.name}.cubin"
+        ours.write_bytes(compiled.cubin)
+        ref = out_dir / f"tma_stream_ref_d{depth}_r{r}.cubin"
+        subprocess.run([nvcc, "-O3", "-arch=sm_90a", "-cubin", f"-DDEPTH={depth}", f"-DROWS={r}",
+                        "-I", str(ROOT / "bench" / "reference"), "-o", str(ref),
+                        str(ROOT / "bench" / "reference" / "tma_stream.cu")], check=True)
+        rows.append({"kind": "stream", "depth": depth, "rows": r, "ours": ours.name,
+                     "ours_name": kernel.name, "ref": ref.name, "ref_name": "tma_stream_ref"})
+    pipeline = _example("tma_pipeline")
+    for cluster in (2, 4):
+        for share in ("multicast", "load"):
+            name = f"mcast_c{cluster}_{share}"
+            kernel = pipeline.build(cluster, depth=4, warps=2, tiles=MCAST_TILES,
+                                    clusters=MCAST_CTAS // cluster, name=name, share=share)
+            compiled = kernel.compile()
+            (out_dir / f"{name}.cubin").write_bytes(compiled.cubin)
+            rows.append({"kind": "multicast", "cluster": cluster, "share": share, "name": name,
+                         "cubin": f"{name}.cubin", "tiles": MCAST_TILES,
+                         "clusters": MCAST_CTAS // cluster, "rows": pipeline.ROWS,
+                         "box_rows": pipeline.ROWS // (cluster if share == "multicast" else 1),
+                         "cols": pipeline.COLS, "warps": 2})
+    manifest = {"rows": rows}
+    (out_dir / "stream.json").write_text(json.dumps(manifest, indent=1))
+    return manifest
+
+
+MCAST_CTAS = 132       # one CTA per SM
+MCAST_TILES = 1024     # 8 KiB tiles per cluster: 66 clusters x 8 MiB = 528 MiB for C = 2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir", type=Path)
+    parser.add_argument("--nvcc", default="nvcc")
+    args = parser.parse_args()
+    for row in build(args.out_dir, args.nvcc)["rows"]:
+        print("built", row.get("ours_name") or row["name"])
+
+
+if __name__ == "__main__":
+    main()
