@@ -194,16 +194,19 @@ def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
 # -- the kernel ----------------------------------------------------------------
 
 def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None,
-          name: str | None = None, **overrides) -> Kernel:
+          name: str | None = None, source_params: bool = False, **overrides) -> Kernel:
     """The GEMM kernel ``gemm(tmap_a, tmap_b, c, M, N, K)``; its declared
     grid covers M x N (launch with ``cfg.grid(M, N)`` CTAs for other shapes).
     ``tmap_a`` describes A (M x K bf16, box 128 x 64, 128-byte swizzle),
-    ``tmap_b`` B (N x K bf16, box bn/cluster x 64, 128-byte swizzle)."""
+    ``tmap_b`` B (N x K bf16, box bn/cluster x 64, 128-byte swizzle).
+    `source_params` adds two leading, unused ``a`` and ``b`` pointers: a
+    manifest names the buffer of a tensor map as an argument before it."""
     cfg = dataclasses.replace(cfg or Config(), **overrides)
     CS, BN, S = cfg.cluster, cfg.bn, cfg.stages
     with Kernel(name or cfg.name, block=THREADS, grid=cfg.grid(M, N), chip="sm_90a",
                 cluster=CS if CS > 1 else None,
-                params=[("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr"),
+                params=[("a", "ptr"), ("b", "ptr")] * source_params +
+                [("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr"),
                         ("M", "i32"), ("N", "i32"), ("K", "i32")]) as k:
         pool = k.smem_pool()
         full = TMABar(pool, S)                     # slot s holds A and B of a K tile
@@ -347,7 +350,7 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     a = rng.integers(-3, 4, (M, K)).astype(np.float32)
     b = rng.integers(-3, 4, (N, K)).astype(np.float32)
     c = a @ b.T
-    k = build(M, N, K, cfg, name=name)
+    k = build(M, N, K, cfg, name=name, source_params=True)
     expect = c if cfg.out == "f32" else to_bf16_bits(c)
     out_dtype = "float32" if cfg.out == "f32" else "uint16"
     ab, bb = to_bf16_bits(a), to_bf16_bits(b)

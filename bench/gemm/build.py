@@ -68,6 +68,7 @@ def build(out_dir: str, names=None) -> dict:
         written = manifest.write([c for c, _, _ in cases], exact_dir)
         for entry, (_, cfg, _) in zip(written["kernels"], cases):
             entry["shared_mem"] = cfg.smem_bytes
+            entry["timeout_s"] = 30
         with open(os.path.join(exact_dir, "manifest.json"), "w") as f:
             json.dump(written, f, indent=1)
     return {"configs": rows}

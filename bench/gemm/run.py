@@ -141,9 +141,10 @@ def check(torch, out, ref, out_dtype):
     rms = float(ref.square().mean().sqrt())
     fro = float(torch.linalg.norm(got - ref) / torch.linalg.norm(ref)) if nan == 0 else float("nan")
     # bf16 output: half an ulp of bf16 is 2^-9 relative; f32: accumulation order only.
-    rtol, atol = (2 ** -8, 1e-3 * rms) if out_dtype == "bf16" else (1e-5, 1e-5 * rms)
+    # f32: f32 accumulation over K terms (about 1e-5 of the rms at K = 8192).
+    rtol, atol = (2 ** -8, 1e-3 * rms) if out_dtype == "bf16" else (1e-4, 1e-4 * rms)
     worst = float((diff - rtol * ref.abs() - atol).max())
-    ok = nan == 0 and worst <= 0 and fro < (5e-3 if out_dtype == "bf16" else 1e-5)
+    ok = nan == 0 and worst <= 0 and fro < (5e-3 if out_dtype == "bf16" else 1e-4)
     return ok, {"rel_fro": fro, "nan": nan, "max_abs_err": float(diff.max()), "rms_ref": rms,
                 "rtol": rtol, "atol_over_rms": atol / rms if rms else 0.0}
 
