@@ -69,6 +69,11 @@ class Config:
     cluster: int = 1        # 1, or 2: B multicast across a 2x1 cluster (along M)
     out: str = "bf16"       # C element type: "bf16" or "f32"
     group_m: int = 16       # CTA raster: groups of group_m M tiles walk N together (L2 reuse)
+    # Memory order of the consumer's slot release (None: the dialect's
+    # default, release at cluster scope through a CTA id) and the scope of
+    # the consumers' wait on full[s] (None: cluster in a cluster kernel).
+    release_sem: str | None = None
+    full_wait_scope: str | None = None
 
     def __post_init__(self):
         if self.bn % 16 or not 16 <= self.bn <= 256:
@@ -271,14 +276,14 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                 every CTA that wrote into it (thread r of the warpgroup
                 arrives on CTA r's barrier)."""
                 if CS == 1:
-                    empty.arrive(stage, pred=wtid == 0)
+                    empty.arrive(stage, pred=wtid == 0, sem=cfg.release_sem)
                 else:
-                    empty.arrive(stage, cta_id=wtid, pred=wtid < CS)
+                    empty.arrive(stage, cta_id=wtid, pred=wtid < CS, sem=cfg.release_sem)
 
             acc0 = llvm.mlir_zero(acc_type(BN))
             with for_range(0, k_tiles, carry=[0, 0, 0, acc0]) as loop:
                 stage, phase, prev, acc = loop.carry
-                full.wait(stage, phase)            # A and B of this K tile landed
+                full.wait(stage, phase, scope=cfg.full_wait_scope)  # A and B of this K tile landed
                 da = wgmma_descriptor(a_base + stage * cfg.a_bytes)
                 db = wgmma_descriptor(b_base + stage * cfg.b_bytes)
                 nvvm.WgmmaFenceAlignedOp()
@@ -384,6 +389,7 @@ def main() -> None:
           f"launch with {cfg.smem_bytes} bytes of dynamic shared memory")
     if args.run:
         from mbarrier_dialect import runtime as rt
+        rt.require_gpu()
         M = N = K = 512
         rng = np.random.default_rng(0)
         a, b = rng.standard_normal((M, K), np.float32), rng.standard_normal((N, K), np.float32)
