@@ -74,6 +74,10 @@ class Config:
     # the consumers' wait on full[s] (None: cluster in a cluster kernel).
     release_sem: str | None = None
     full_wait_scope: str | None = None
+    # Who waits on full[s]: "all" 128 threads of a consumer warpgroup, or
+    # "elect": thread 0 of the warpgroup waits (acquire) and a named barrier
+    # (bar.sync 1+w, 128) then orders the warpgroup's wgmmas after it.
+    full_wait: str = "all"
 
     def __post_init__(self):
         if self.bn % 16 or not 16 <= self.bn <= 256:
@@ -82,6 +86,8 @@ class Config:
             raise ValueError(f"cluster is 1 or 2, got {self.cluster}")
         if self.cluster == 2 and (self.bn // 2) % 8:
             raise ValueError("with cluster=2 each CTA multicasts bn/2 rows of B: a multiple of 8")
+        if self.full_wait not in ("all", "elect"):
+            raise ValueError(f"full_wait is 'all' or 'elect', got {self.full_wait!r}")
         if self.out not in ("bf16", "f32"):
             raise ValueError(f"out is 'bf16' or 'f32', got {self.out!r}")
         if self.group_m % self.cluster:
@@ -190,6 +196,14 @@ def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int) -> ir.Valu
     ).result
 
 
+def named_barrier(barrier_id: lang.Value, threads: int) -> None:
+    """``bar.sync id, threads``: the warpgroup's threads meet (upstream
+    ``nvvm.barrier`` with both operands does not survive a print/parse round
+    trip with locations in this MLIR, so it is written as inline PTX)."""
+    llvm.InlineAsmOp(None, [barrier_id], f"bar.sync $0, {threads};", "r",
+                     has_side_effects=True)
+
+
 def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
     """The ring position after (stage, phase)."""
     wrap = stage == stages - 1
@@ -283,7 +297,13 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             acc0 = llvm.mlir_zero(acc_type(BN))
             with for_range(0, k_tiles, carry=[0, 0, 0, acc0]) as loop:
                 stage, phase, prev, acc = loop.carry
-                full.wait(stage, phase, scope=cfg.full_wait_scope)  # A and B of this K tile landed
+                # A and B of this K tile landed:
+                if cfg.full_wait == "elect":
+                    with if_then(wtid == 0):
+                        full.wait(stage, phase, scope=cfg.full_wait_scope)
+                    named_barrier(wg, 128)
+                else:
+                    full.wait(stage, phase, scope=cfg.full_wait_scope)
                 da = wgmma_descriptor(a_base + stage * cfg.a_bytes)
                 db = wgmma_descriptor(b_base + stage * cfg.b_bytes)
                 nvvm.WgmmaFenceAlignedOp()

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -24,13 +25,25 @@ from mbarrier_dialect import manifest  # noqa: E402
 CONFIGS = {
     "c1_128": gemm.Config(bn=128, stages=4, cluster=1),
     "c1_256": gemm.Config(bn=256, stages=4, cluster=1),
-    "c2_128": gemm.Config(bn=128, stages=6, cluster=2),
-    "c2_256": gemm.Config(bn=256, stages=4, cluster=2),
-    "c2_256_f32": gemm.Config(bn=256, stages=4, cluster=2, out="f32"),
+    "c1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32"),
+    # 2x1 cluster, B multicast; the release's memory order is the variable:
+    "c2_256": gemm.Config(bn=256, stages=4, cluster=2),                          # release.cluster
+    "c2_256_r": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed"),  # relaxed.cluster
+    # + the consumers' full wait at cta scope (the checker warns: see README)
+    "c2_256_rc": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed",
+                             full_wait_scope="cta"),
+    "c2_128_r": gemm.Config(bn=128, stages=6, cluster=2, release_sem="relaxed"),
+    "c2_256_r_f32": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed", out="f32"),
+    # one elected acquire.cluster waiter per warpgroup + bar.sync (checker silent)
+    "c1_256_e": gemm.Config(bn=256, stages=4, cluster=1, full_wait="elect"),
+    "c2_256_re": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed", full_wait="elect"),
+    "c2_256_re_f32": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed",
+                                 full_wait="elect", out="f32"),
 }
 
 # Exact checks (integer-valued inputs, f32 output): shapes off the tile.
-EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_128", 256, 256, 64)]
+EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_r", 256, 264, 72),
+         ("c2_128_r", 256, 256, 64), ("c1_256_e", 136, 512, 264), ("c2_256_re", 328, 520, 136)]
 
 
 def build(out_dir: str, names=None) -> dict:
@@ -40,7 +53,9 @@ def build(out_dir: str, names=None) -> dict:
         if names and name not in names:
             continue
         t0 = time.perf_counter()
-        compiled = gemm.build(cfg=cfg).compile()
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            compiled = gemm.build(cfg=cfg).compile()
         for w in compiled.warnings:
             print(f"{name}: checker warning: {w}")
         with open(os.path.join(out_dir, f"{name}.cubin"), "wb") as f:

@@ -180,6 +180,16 @@ def child(directory: Path, name: str, mode: str, shapes, bench_shapes) -> dict:
                   flush=True)
             ours.release()
             del a, b, c, ref
+    if mode == "profile":   # one 8192^3 product, launched twice (ncu profiles the second)
+        M = N = K = 8192
+        a = torch.randn(M, K, device="cuda", generator=g).to(torch.bfloat16)
+        b = torch.randn(N, K, device="cuda", generator=g).to(torch.bfloat16)
+        c = torch.empty((M, N), device="cuda", dtype=out_t)
+        run = ours.prepare(a, b, c)
+        run()
+        run()
+        torch.cuda.synchronize()
+        ours.release()
     if mode in ("bench", "all"):
         for M, N, K in bench_shapes:
             a = torch.randn(M, K, device="cuda", generator=g).to(torch.bfloat16)

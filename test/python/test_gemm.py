@@ -111,3 +111,11 @@ def test_device_runner_needs_no_mlir():
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gemm", "run.py"), "--help"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "TFLOP/s" in proc.stdout
+
+
+def test_elected_full_wait():
+    """full_wait="elect": one acquire.cluster waiter per consumer warpgroup,
+    then bar.sync of the warpgroup (named barrier 1 or 2, 128 threads)."""
+    ptx = compiled(bn=256, cluster=2, release_sem="relaxed", full_wait="elect").ptx
+    assert re.search(r"bar\.sync %r\d+, 128;", ptx)
+    assert "mbarrier.try_wait.parity.acquire.cluster.shared.b64" in ptx
