@@ -29,7 +29,7 @@ fi
 
 if [ -n "${PROFILE:-}" ]; then
   echo "== ncu on $PROFILE, 8192^3 (second launch; --clock-control none)"
-  timeout 150 ncu --clock-control none -k regex:gemm --launch-skip 1 --launch-count 1 \
+  timeout ${NCU_TIMEOUT:-150} ncu --clock-control none -k regex:gemm --launch-skip 1 --launch-count 1 \
     --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
     python3 $D/run.py $D --child "$PROFILE" --mode profile > "$OUT/ncu_$PROFILE.txt" 2>&1
   echo "ncu exit $?"; grep -E "Duration|SM Busy|Compute \(SM\) Throughput|Memory Throughput|Stall|Warp Cycles Per Issued|Issued Warp|No Eligible" "$OUT/ncu_$PROFILE.txt" | head -20
