@@ -23,11 +23,11 @@ import gemm  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402
 
 CONFIGS = {
-    "c1_128": gemm.Config(bn=128, stages=4, cluster=1),
-    "c1_256": gemm.Config(bn=256, stages=4, cluster=1),
-    "c1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32"),
+    "c1_128": gemm.Config(bn=128, stages=4, cluster=1, release_sem=None),
+    "c1_256": gemm.Config(bn=256, stages=4, cluster=1, release_sem=None),
+    "c1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, release_sem=None, out="f32"),
     # 2x1 cluster, B multicast; the release's memory order is the variable:
-    "c2_256": gemm.Config(bn=256, stages=4, cluster=2),                          # release.cluster
+    "c2_256": gemm.Config(bn=256, stages=4, cluster=2, release_sem=None),        # release.cluster
     "c2_256_r": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed"),  # relaxed.cluster
     # + the consumers' full wait at cta scope (the checker warns: see README)
     "c2_256_rc": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed",
@@ -35,7 +35,7 @@ CONFIGS = {
     "c2_128_r": gemm.Config(bn=128, stages=6, cluster=2, release_sem="relaxed"),
     "c2_256_r_f32": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed", out="f32"),
     # one elected acquire.cluster waiter per warpgroup + bar.sync (checker silent)
-    "c1_256_e": gemm.Config(bn=256, stages=4, cluster=1, full_wait="elect"),
+    "c1_256_e": gemm.Config(bn=256, stages=4, cluster=1, release_sem=None, full_wait="elect"),
     "c2_256_re": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed", full_wait="elect"),
     "c2_256_re_f32": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed",
                                  full_wait="elect", out="f32"),

@@ -299,6 +299,53 @@ def baselines(bench_shapes, check_shapes) -> dict:
     return out
 
 
+def interleaved(directory: Path, names, shapes, rounds: int = 9) -> dict:
+    """Ours (each config of `names`) and torch.matmul timed round-robin in one
+    process, so that every implementation sees the same clock and power state
+    (the H200's clocks move with power; a sequential comparison favours
+    whichever runs on a cooler GPU)."""
+    import torch
+    rt = load_runtime()
+    torch.zeros(1, device="cuda")
+    rt.init(0)
+    cfgs = {c["name"]: c for c in json.loads((directory / "gemm.json").read_text())["configs"]}
+    g = torch.Generator(device="cuda")
+    g.manual_seed(int(time.time()))
+    out = {"rounds": rounds, "shapes": []}
+    for M, N, K in shapes:
+        a = torch.randn(M, K, device="cuda", generator=g).to(torch.bfloat16)
+        b = torch.randn(N, K, device="cuda", generator=g).to(torch.bfloat16)
+        bt = b.t()
+        impls, keep = {}, []
+        for name in names:
+            ours = Ours(rt, directory, cfgs[name])
+            c = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
+            impls[name] = ours.prepare(a, b, c)
+            keep.append((ours, c))
+        ct = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
+        impls["torch"] = lambda: torch.matmul(a, bt, out=ct)
+        times = {n: [] for n in impls}
+        for fn in impls.values():
+            fn()
+        torch.cuda.synchronize()
+        for _ in range(rounds):
+            for n, fn in impls.items():
+                ms, _, _ = time_fn(torch, fn, iters=10, reps=1, warmup=1)
+                times[n].append(ms)
+        row = {"shape": [M, N, K]}
+        for n, ts in times.items():
+            med = statistics.median(ts)
+            row[n] = {"ms": med, "ms_min": min(ts), "ms_max": max(ts), "tflops": tflops(M, N, K, med),
+                      "tflops_best": tflops(M, N, K, min(ts))}
+        out["shapes"].append(row)
+        print(f"  {M}x{N}x{K}: " + "  ".join(f"{n} {r['tflops']:.0f} (best {r['tflops_best']:.0f})"
+                                              for n, r in row.items() if n != "shape"), flush=True)
+        for ours, _ in keep:
+            ours.release()
+        del a, b, bt, ct, keep, impls
+    return out
+
+
 # -- parent ----------------------------------------------------------------------
 
 def spawn(args_list, timeout):
@@ -331,6 +378,13 @@ def main() -> None:
     ap.add_argument("--timeout", type=int, default=120)
     args = ap.parse_args()
     directory = Path(args.dir).resolve()
+    if args.child == "interleave":
+        shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096)]
+        res = interleaved(directory, args.configs.split(","), shapes)
+        print(TAG + json.dumps(res), flush=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps(res, indent=1))
+        return
     if args.child == "baselines":
         print(TAG + json.dumps(baselines(BENCH_SHAPES, CHECK_SHAPES)), flush=True)
         return

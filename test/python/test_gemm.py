@@ -27,7 +27,7 @@ def compiled(**kw):
 
 @pytest.mark.parametrize("bn", [128, 256])
 def test_one_cta_gemm_ptx(bn):
-    c = compiled(bn=bn, cluster=1)
+    c = compiled(bn=bn, cluster=1, release_sem=None)
     ptx = c.ptx
     assert ".target sm_90a" in ptx
     # 4 k16 steps per 64-wide K tile, each one m64nBNk16 bf16 wgmma.
@@ -69,12 +69,17 @@ def test_cluster_gemm_multicasts_and_releases_every_peer(sem):
 
 
 def test_empty_barrier_counts_every_multicasting_consumer():
-    ptx = compiled(bn=128, cluster=2).ptx
+    ptx = compiled(bn=128, cluster=2, release_sem=None).ptx
     # empty[s] is initialized with 2 consumer warpgroups x 2 CTAs = 4 arrivals
     # and full[s] with 1 (the producer's arrive.expect_tx): 2 x 4 stages.
     inits = re.findall(r"mbarrier\.init\.shared\.b64 \t\[%r[d]?\d+(?:\+\d+)?\], %r\d+;", ptx)
     assert len(inits) == 8
     assert re.search(r"mov\.b32 \t%r\d+, 4;", ptx) and re.search(r"mov\.b32 \t%r\d+, 1;", ptx)
+
+
+def test_default_is_the_measured_best():
+    cfg = gemm.Config()
+    assert (cfg.bn, cfg.stages, cfg.cluster, cfg.release_sem) == (256, 4, 2, "relaxed")
 
 
 def test_config_rules():
