@@ -74,8 +74,9 @@ class Config:
     # the consumers' wait on full[s] (None: cluster in a cluster kernel).
     # The release publishes nothing (the slot's wgmma reads completed at
     # wgmma.wait_group), so "relaxed" is enough; measured on the H200 the
-    # default release.cluster form was 478 TFLOP/s at 8192^3, relaxed 622-713
-    # (bench/gemm/README.md).
+    # default release.cluster form was 478 TFLOP/s at 8192^3, relaxed 613-713
+    # (bench/gemm/README.md). It only matters with cluster=2: the 1-CTA
+    # kernel's arrivals are local (build.py's c1_* configs keep the default).
     release_sem: str | None = "relaxed"
     full_wait_scope: str | None = None
     # Who waits on full[s]: "all" 128 threads of a consumer warpgroup, or

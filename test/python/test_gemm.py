@@ -77,7 +77,7 @@ def test_empty_barrier_counts_every_multicasting_consumer():
     assert re.search(r"mov\.b32 \t%r\d+, 4;", ptx) and re.search(r"mov\.b32 \t%r\d+, 1;", ptx)
 
 
-def test_default_is_the_measured_best():
+def test_default_config_is_the_cluster_multicast_form():
     cfg = gemm.Config()
     assert (cfg.bn, cfg.stages, cfg.cluster, cfg.release_sem) == (256, 4, 2, "relaxed")
 
