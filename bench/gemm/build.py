@@ -1,0 +1,97 @@
+"""Build the GEMM benchmark: compile each GEMM configuration of
+examples/gemm.py to a cubin and write ``gemm.json`` (what run.py needs to
+launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
+exact-check manifest (``exact/``) for test/gpu/run_manifest.py.
+
+    python bench/gemm/build.py OUT_DIR [--configs NAME,...]
+
+The device side (run.py, device_run.sh) needs no MLIR.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+import gemm  # noqa: E402
+from mbarrier_dialect import manifest  # noqa: E402
+
+CONFIGS = {
+    "c1_128": gemm.Config(bn=128, stages=4, cluster=1, release_sem=None),
+    "c1_256": gemm.Config(bn=256, stages=4, cluster=1, release_sem=None),
+    "c1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, release_sem=None, out="f32"),
+    # 2x1 cluster, B multicast; the release's memory order is the variable:
+    "c2_256": gemm.Config(bn=256, stages=4, cluster=2, release_sem=None),        # release.cluster
+    "c2_256_r": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed"),  # relaxed.cluster
+    # + the consumers' full wait at cta scope (the checker warns: see README)
+    "c2_256_rc": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed",
+                             full_wait_scope="cta"),
+    "c2_128_r": gemm.Config(bn=128, stages=6, cluster=2, release_sem="relaxed"),
+    "c2_256_r_f32": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed", out="f32"),
+    # one elected acquire.cluster waiter per warpgroup + bar.sync (checker silent)
+    "c1_256_e": gemm.Config(bn=256, stages=4, cluster=1, release_sem=None, full_wait="elect"),
+    "c2_256_re": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed", full_wait="elect"),
+    "c2_256_re_f32": gemm.Config(bn=256, stages=4, cluster=2, release_sem="relaxed",
+                                 full_wait="elect", out="f32"),
+}
+
+# Exact checks (integer-valued inputs, f32 output): shapes off the tile.
+EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_r", 256, 264, 72),
+         ("c2_128_r", 256, 256, 64), ("c1_256_e", 136, 512, 264), ("c2_256_re", 328, 520, 136)]
+
+
+def build(out_dir: str, names=None) -> dict:
+    os.makedirs(out_dir, exist_ok=True)
+    rows = []
+    for name, cfg in CONFIGS.items():
+        if names and name not in names:
+            continue
+        t0 = time.perf_counter()
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            compiled = gemm.build(cfg=cfg).compile()
+        for w in compiled.warnings:
+            print(f"{name}: checker warning: {w}")
+        with open(os.path.join(out_dir, f"{name}.cubin"), "wb") as f:
+            f.write(compiled.cubin)
+        with open(os.path.join(out_dir, f"{name}.ptx"), "w") as f:
+            f.write(compiled.ptx)
+        rows.append({"name": name, "cubin": f"{name}.cubin", "entry": cfg.name,
+                     "bm": gemm.BM, "bn": cfg.bn, "bk": gemm.BK, "stages": cfg.stages,
+                     "cluster": cfg.cluster, "out": cfg.out, "group_m": cfg.group_m,
+                     "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
+                     "smem_bytes": cfg.smem_bytes, "checker_warnings": len(compiled.warnings)})
+        print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
+    with open(os.path.join(out_dir, "gemm.json"), "w") as f:
+        json.dump({"configs": rows}, f, indent=1)
+    # The exact manifest: the suite's format; dynamic shared memory patched in.
+    cases = []
+    for name, M, N, K in EXACT:
+        if names and name not in names:
+            continue
+        cfg = gemm.dataclasses.replace(CONFIGS[name], out="f32")
+        label = f"exact_{name}_{M}x{N}x{K}"
+        cases.append((gemm.case(M, N, K, cfg, seed=M + N + K, name=label), cfg, label))
+    if cases:
+        exact_dir = os.path.join(out_dir, "exact")
+        written = manifest.write([c for c, _, _ in cases], exact_dir)
+        for entry, (_, cfg, _) in zip(written["kernels"], cases):
+            entry["shared_mem"] = cfg.smem_bytes
+            entry["timeout_s"] = 30
+        with open(os.path.join(exact_dir, "manifest.json"), "w") as f:
+            json.dump(written, f, indent=1)
+    return {"configs": rows}
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out_dir")
+    parser.add_argument("--configs", default="")
+    args = parser.parse_args()
+    build(args.out_dir, [n for n in args.configs.split(",") if n])

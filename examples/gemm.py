@@ -1,0 +1,441 @@
+"""A warp-specialized, cluster-multicast TMA bf16 GEMM for the H200 (sm_90a),
+every barrier of it an mbarrier-dialect op.
+
+    C[M, N] = A[M, K] @ B[N, K]^T      (bf16 inputs, f32 accumulation, bf16 or f32 C)
+
+    python examples/gemm.py [--bn 256] [--stages 4] [--cluster 2] [--out bf16] [-o OUT_DIR] [--run]
+
+A and B are both K-major (row-major A, and B stored as N x K, the layout of a
+``torch.nn.Linear`` weight); C is row-major. M, N and K are kernel
+parameters: one cubin serves every shape (K a multiple of 8 and N even, for
+the 16-byte TMA strides and the paired stores); edges of the tile read as
+zeros (TMA out-of-bounds fill) and are not stored.
+
+The CTA (384 threads) is three warpgroups:
+
+* warpgroup 0, the **producer**: it gives its registers away
+  (``setmaxnreg.dec 40``); one thread runs the TMA loop: for each K tile it
+  waits for the ring slot to be free (``empty[s]``), posts the bytes it will
+  receive on ``full[s]`` (``mbarrier.arrive.expect_tx``) and starts the
+  tensor copies (``cp.async.bulk.tensor.2d`` completing on ``full[s]``).
+* warpgroups 1 and 2, the **consumers** (``setmaxnreg.inc 232``): each owns
+  64 rows of the 128-row tile; per K tile it waits on ``full[s]``, issues
+  four ``wgmma.mma_async.m64nBNk16`` from shared memory (128-byte swizzled
+  descriptors), and once the wgmma group of the previous K tile has
+  completed (``wgmma.wait_group 1``) releases that slot by arriving on
+  ``empty[s]``.
+
+With ``cluster=2`` two CTAs with the same N tile and neighbouring M tiles
+form a cluster. Each loads its own A tile and *half* of the B tile, which it
+multicasts into both CTAs (``.multicast::cluster``, mask 0b11), so each
+CTA's ``full[s]`` receives A plus both B halves. A slot of CTA r is written
+by both CTAs' producers, so a consumer releases it on the ``empty[s]`` of
+**every** CTA of the cluster: the arrivals go through ``mbarrier.arrive``
+with a CTA id (``mapa.shared::cluster`` + ``mbarrier.arrive.release.cluster
+.shared::cluster.b64``), one thread per destination CTA, and ``empty`` counts
+2 warpgroups x 2 CTAs arrivals per phase.
+
+The barriers are lang objects (``TMABar`` full, ``MBarrier`` empty with
+``phase_offset=1``: the slots start free) in a small static pool; the
+operand ring lives in dynamic shared memory (``extern .shared``, more than
+the 48 KiB a static allocation may have), aligned to 1024 bytes at run time
+for the 128-byte swizzle.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import llvm, nvvm
+
+from mbarrier_dialect import lang, manifest
+from mbarrier_dialect.lang import Kernel, MBarrier, TMABar, for_range, if_else, if_then
+from mbarrier_dialect.lang.smem import SmemBuffer
+
+BM, BK = 128, 64            # tile rows (2 consumer warpgroups x 64), K per stage (128 bytes)
+THREADS = 384               # producer warpgroup + 2 consumer warpgroups
+PRODUCER_REGS, CONSUMER_REGS = 40, 232
+SWIZZLE_ALIGN = 1024        # 8 rows x 128 B: the 128-byte swizzle's repeat
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    bn: int = 256           # tile columns: one wgmma m64nBNk16 per warpgroup and k16 step
+    stages: int = 4         # ring depth
+    cluster: int = 2        # 1, or 2: B multicast across a 2x1 cluster (along M)
+    out: str = "bf16"       # C element type: "bf16" or "f32"
+    group_m: int = 16       # CTA raster: groups of group_m M tiles walk N together (L2 reuse)
+    # Memory order of the consumer's slot release (None: the dialect's
+    # default, release at cluster scope through a CTA id) and the scope of
+    # the consumers' wait on full[s] (None: cluster in a cluster kernel).
+    # The release publishes nothing (the slot's wgmma reads completed at
+    # wgmma.wait_group), so "relaxed" is enough; measured on the H200 the
+    # default release.cluster form was 478 TFLOP/s at 8192^3, relaxed 613-713
+    # (bench/gemm/README.md). It only matters with cluster=2: the 1-CTA
+    # kernel's arrivals are local (build.py's c1_* configs keep the default).
+    release_sem: str | None = "relaxed"
+    full_wait_scope: str | None = None
+    # Who waits on full[s]: "all" 128 threads of a consumer warpgroup, or
+    # "elect": thread 0 of the warpgroup waits (acquire) and a named barrier
+    # (bar.sync 1+w, 128) then orders the warpgroup's wgmmas after it.
+    full_wait: str = "all"
+
+    def __post_init__(self):
+        if self.bn % 16 or not 16 <= self.bn <= 256:
+            raise ValueError(f"bn is a multiple of 16 up to 256, got {self.bn}")
+        if self.cluster not in (1, 2):
+            raise ValueError(f"cluster is 1 or 2, got {self.cluster}")
+        if self.cluster == 2 and (self.bn // 2) % 8:
+            raise ValueError("with cluster=2 each CTA multicasts bn/2 rows of B: a multiple of 8")
+        if self.full_wait not in ("all", "elect"):
+            raise ValueError(f"full_wait is 'all' or 'elect', got {self.full_wait!r}")
+        if self.out not in ("bf16", "f32"):
+            raise ValueError(f"out is 'bf16' or 'f32', got {self.out!r}")
+        if self.group_m % self.cluster:
+            raise ValueError("group_m must be a multiple of the cluster size")
+        if self.smem_bytes > 227 * 1024:
+            raise ValueError(f"{self.stages} stages of {self.bn}-wide tiles need "
+                             f"{self.smem_bytes} bytes of shared memory, more than 227 KiB")
+
+    @property
+    def a_bytes(self) -> int:       # one stage of A: BM rows x 128 B
+        return BM * BK * 2
+
+    @property
+    def b_bytes(self) -> int:       # one stage of B: bn rows x 128 B
+        return self.bn * BK * 2
+
+    @property
+    def b_box_rows(self) -> int:    # rows of B one CTA loads per stage
+        return self.bn // self.cluster
+
+    @property
+    def smem_bytes(self) -> int:    # dynamic shared memory to launch with
+        return self.stages * (self.a_bytes + self.b_bytes) + SWIZZLE_ALIGN
+
+    @property
+    def name(self) -> str:
+        c = f"_c{self.cluster}" if self.cluster > 1 else ""
+        return f"gemm_128x{self.bn}x64_s{self.stages}{c}_{self.out}"
+
+    def grid(self, M: int, N: int) -> int:
+        """CTAs for an M x N output: M tiles padded to whole clusters."""
+        tm = -(-M // BM)
+        tm = -(-tm // self.cluster) * self.cluster
+        return tm * -(-N // self.bn)
+
+
+# -- small helpers the frontend does not have (yet) ---------------------------
+
+def _i64(x: int) -> lang.Value:
+    return lang.const(x, "i64")
+
+
+def dynamic_smem(k: Kernel) -> lang.Value:
+    """The ``extern .shared`` array of the launch's dynamic shared memory,
+    its start rounded up to SWIZZLE_ALIGN bytes at run time: a ptr<3>."""
+    name = k.unique_symbol("dynamic_smem")
+    with ir.InsertionPoint.at_block_begin(k.gpu_module_body):
+        llvm.GlobalOp(ir.Type.parse("!llvm.array<0 x i8>"), name,
+                      ir.Attribute.parse("#llvm.linkage<external>"),
+                      alignment=SWIZZLE_ALIGN, addr_space=3)
+    base = llvm.AddressOfOp(ir.Type.parse("!llvm.ptr<3>"), name).result
+    addr = lang.wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), base).result)
+    pad = (0 - addr) & (SWIZZLE_ALIGN - 1)
+    return smem_offset(base, pad)
+
+
+def smem_offset(ptr: ir.Value, nbytes) -> ir.Value:
+    """`ptr` + `nbytes` (an int or an i32 value) bytes."""
+    i8 = ir.IntegerType.get_signless(8)
+    if isinstance(nbytes, int):
+        return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
+    dyn = -2147483648  # LLVM::GEPOp::kDynamicIndex
+    return llvm.GEPOp(ptr.type, ptr, [nbytes], [dyn], i8, llvm.GEPNoWrapFlags.none).result
+
+
+def smem_view(pool, ptr: ir.Value, shape, dtype: str, align: int = SWIZZLE_ALIGN) -> SmemBuffer:
+    """A shared buffer at `ptr` (dynamic shared memory), for lang ops that take one."""
+    buf = SmemBuffer(pool, shape, dtype, align)
+    buf._ptr = ptr
+    return buf
+
+
+def smem_address(ptr: ir.Value) -> lang.Value:
+    """The shared-window address of `ptr`, i32."""
+    return lang.wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), ptr).result)
+
+
+#: wgmma shared-memory descriptor, 128-byte swizzle, K-major: leading byte
+#: offset 16 (unused by the swizzled K-major layout), stride byte offset 1024
+#: (8 rows of 128 B), layout type 1 (SWIZZLE_128B) in bits 62-63.
+DESC_HI = (1 << 16) | ((1024 >> 4) << 32) | (1 << 62)
+
+
+def wgmma_descriptor(addr: lang.Value) -> lang.Value:
+    """The 64-bit matrix descriptor of a 128-byte swizzled K-major tile at
+    shared address `addr` (i32, 1024-aligned at its tile start)."""
+    return ((addr >> 4) & 0x3FFF).to("i64") | _i64(DESC_HI)
+
+
+def acc_type(bn: int) -> ir.Type:
+    """The accumulator of one m64nBN wgmma: bn/2 f32 per thread."""
+    return ir.Type.parse("!llvm.struct<(" + ", ".join(["f32"] * (bn // 2)) + ")>")
+
+
+def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int) -> ir.Value:
+    """``wgmma.mma_async.sync.aligned.m64nBNk16.f32.bf16.bf16`` D += A * B^T,
+    A and B K-major in shared memory (upstream ``nvvm.wgmma.mma_async``)."""
+    return nvvm.WgmmaMmaAsyncOp(
+        results_=acc.type, inouts=acc, descriptorA=desc_a, descriptorB=desc_b,
+        shape=ir.Attribute.parse(f"#nvvm.shape<m = 64, n = {bn}, k = 16>"),
+        typeA=nvvm.WGMMATypes.bf16, typeB=nvvm.WGMMATypes.bf16, typeD=nvvm.WGMMATypes.f32,
+        scaleD=nvvm.WGMMAScaleOut.one, scaleA=nvvm.WGMMAScaleIn.one,
+        scaleB=nvvm.WGMMAScaleIn.one,
+        layoutA=nvvm.MMALayout.row,       # A: M x K, K contiguous
+        layoutB=nvvm.MMALayout.col,       # B: N x K, K contiguous (no transpose)
+    ).result
+
+
+def named_barrier(barrier_id: lang.Value, threads: int) -> None:
+    """``bar.sync id, threads``: the warpgroup's threads meet (upstream
+    ``nvvm.barrier`` with both operands does not survive a print/parse round
+    trip with locations in this MLIR, so it is written as inline PTX)."""
+    llvm.InlineAsmOp(None, [barrier_id], f"bar.sync $0, {threads};", "r",
+                     has_side_effects=True)
+
+
+def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
+    """The ring position after (stage, phase)."""
+    wrap = stage == stages - 1
+    return lang.select(wrap, 0, stage + 1), lang.select(wrap, phase ^ 1, phase)
+
+
+# -- the kernel ----------------------------------------------------------------
+
+def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None,
+          name: str | None = None, source_params: bool = False, **overrides) -> Kernel:
+    """The GEMM kernel ``gemm(tmap_a, tmap_b, c, M, N, K)``; its declared
+    grid covers M x N (launch with ``cfg.grid(M, N)`` CTAs for other shapes).
+    ``tmap_a`` describes A (M x K bf16, box 128 x 64, 128-byte swizzle),
+    ``tmap_b`` B (N x K bf16, box bn/cluster x 64, 128-byte swizzle).
+    `source_params` adds two leading, unused ``a`` and ``b`` pointers: a
+    manifest names the buffer of a tensor map as an argument before it."""
+    cfg = dataclasses.replace(cfg or Config(), **overrides)
+    CS, BN, S = cfg.cluster, cfg.bn, cfg.stages
+    with Kernel(name or cfg.name, block=THREADS, grid=cfg.grid(M, N), chip="sm_90a",
+                cluster=CS if CS > 1 else None,
+                params=[("a", "ptr"), ("b", "ptr")] * source_params +
+                [("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr"),
+                        ("M", "i32"), ("N", "i32"), ("K", "i32")]) as k:
+        pool = k.smem_pool()
+        full = TMABar(pool, S)                     # slot s holds A and B of a K tile
+        empty = MBarrier(pool, S, phase_offset=1)  # slot s may be overwritten; starts free
+        pool.commit()
+        ring = dynamic_smem(k)
+        a_ring = ring                              # S x [128 x 64] bf16
+        b_ring = smem_offset(ring, S * cfg.a_bytes)  # S x [bn x 64] bf16
+        # full: the producer's arrive.expect_tx; empty: one arrival per
+        # consumer warpgroup of every CTA that multicasts into the slot.
+        k.prologue({full: 1, empty: 2 * CS})
+
+        Mp, Np, Kp = k.param("M"), k.param("N"), k.param("K")
+        k_tiles = (Kp + (BK - 1)) // BK
+        # Raster: groups of group_m M tiles sweep N, so that a wave of CTAs
+        # shares A and B tiles in L2. A cluster's CTAs are consecutive block
+        # ids: the same N tile, neighbouring M tiles.
+        tiles_m = (Mp + (BM - 1)) // BM
+        tiles_m = (tiles_m + (CS - 1)) // CS * CS
+        tiles_n = (Np + (BN - 1)) // BN
+        bid = k.block_rank()
+        per_group = tiles_n * cfg.group_m
+        first_m = (bid // per_group) * cfg.group_m
+        rows = lang.select(tiles_m - first_m < cfg.group_m, tiles_m - first_m, cfg.group_m)
+        tile_m = first_m + (bid % per_group) % rows
+        tile_n = (bid % per_group) // rows
+
+        tid = k.thread_rank()
+        wg = tid // 128
+        role = if_else(wg == 0)
+        with role.then():                          # ---- producer warpgroup
+            nvvm.SetMaxRegisterOp(PRODUCER_REGS, nvvm.SetMaxRegisterAction.decrease)
+            with if_then(tid == 0):
+                lang.prefetch_tensormap(k.param("tmap_a"))
+                lang.prefetch_tensormap(k.param("tmap_b"))
+                rank = k.cluster_rank() if CS > 1 else lang.const(0)
+                b_row = tile_n * BN + rank * cfg.b_box_rows
+                with for_range(0, k_tiles, carry=[0, 0]) as loop:
+                    stage, phase = loop.carry
+                    empty.wait(stage, phase)       # every consumer released the slot
+                    full.arrive(stage, tx_count=cfg.a_bytes + cfg.b_bytes)
+                    a_dst = smem_view(pool, smem_offset(a_ring, stage * cfg.a_bytes),
+                                      (BM, BK), "bf16")
+                    lang.cp_async_bulk_tensor(a_dst, k.param("tmap_a"),
+                                              [tile_m * BM, loop.iv * BK], bar=full, stage=stage)
+                    b_dst = smem_view(pool, smem_offset(
+                        b_ring, stage * cfg.b_bytes + rank * (cfg.b_box_rows * BK * 2)),
+                        (cfg.b_box_rows, BK), "bf16")
+                    lang.cp_async_bulk_tensor(b_dst, k.param("tmap_b"), [b_row, loop.iv * BK],
+                                              bar=full, stage=stage,
+                                              multicast_mask=(1 << CS) - 1 if CS > 1 else None)
+                    loop.next(*next_slot(stage, phase, S))
+        with role.otherwise():                     # ---- consumer warpgroups
+            nvvm.SetMaxRegisterOp(CONSUMER_REGS, nvvm.SetMaxRegisterAction.increase)
+            cw = wg - 1                            # 0 or 1: rows 64*cw .. of the tile
+            wtid = tid % 128
+            a_base = smem_address(a_ring) + cw * (64 * BK * 2)
+            b_base = smem_address(b_ring)
+
+            def release(stage):
+                """The slot's wgmma reads are done: arrive on empty[stage] of
+                every CTA that wrote into it (thread r of the warpgroup
+                arrives on CTA r's barrier)."""
+                if CS == 1:
+                    empty.arrive(stage, pred=wtid == 0, sem=cfg.release_sem)
+                else:
+                    empty.arrive(stage, cta_id=wtid, pred=wtid < CS, sem=cfg.release_sem)
+
+            acc0 = llvm.mlir_zero(acc_type(BN))
+            with for_range(0, k_tiles, carry=[0, 0, 0, acc0]) as loop:
+                stage, phase, prev, acc = loop.carry
+                # A and B of this K tile landed:
+                if cfg.full_wait == "elect":
+                    with if_then(wtid == 0):
+                        full.wait(stage, phase, scope=cfg.full_wait_scope)
+                    named_barrier(wg, 128)
+                else:
+                    full.wait(stage, phase, scope=cfg.full_wait_scope)
+                da = wgmma_descriptor(a_base + stage * cfg.a_bytes)
+                db = wgmma_descriptor(b_base + stage * cfg.b_bytes)
+                nvvm.WgmmaFenceAlignedOp()
+                for kk in range(BK // 16):         # 4 x k16: +32 bytes along K
+                    acc = wgmma(acc, da + 2 * kk, db + 2 * kk, BN)
+                nvvm.WgmmaGroupSyncAlignedOp()
+                nvvm.WgmmaWaitGroupSyncOp(1)       # the previous K tile's wgmmas are done
+                with if_then(loop.iv > 0):
+                    release(prev)
+                loop.next(*next_slot(stage, phase, S), stage, acc)
+            nvvm.WgmmaWaitGroupSyncOp(0)
+            _, _, last, acc = loop.results
+            with if_then(k_tiles > 0):
+                release(last)
+            store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
+        k.epilogue()                               # no CTA exits while its peer may arrive
+    k.config = cfg  # type: ignore[attr-defined]
+    return k
+
+
+def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
+    """Write one warpgroup's 64 x bn accumulator to C (row-major, N columns):
+    value j of thread t is row 16*(t/32) + t%32/4 + 8*(j/2%2), column
+    8*(j/4) + 2*(t%4) + j%2; each pair of columns is one 4- or 8-byte store."""
+    f32 = ir.F32Type.get()
+    out_ty = ir.Type.parse("bf16" if cfg.out == "bf16" else "f32")
+    pair = ir.VectorType.get([2], out_ty)
+    pair_f32 = ir.VectorType.get([2], f32)
+    warp, lane = wtid // 32, wtid % 32
+    r_base = row0 + warp * 16 + lane // 4
+    c_base = col0 + (lane % 4) * 2
+    c_ptr = k.param("c")
+    from mlir.dialects import arith, vector
+    for half in range(2):
+        r = r_base + 8 * half
+        row_ok = r < Mp
+        row_ptr = k.element_ptr(c_ptr, r.to("i64") * Np.to("i64"), out_ty)
+        for j8 in range(cfg.bn // 8):
+            c = c_base + 8 * j8
+            vals = [llvm.ExtractValueOp(f32, acc, [4 * j8 + 2 * half + e]).result for e in (0, 1)]
+            v = vector.from_elements(pair_f32, vals)
+            if cfg.out == "bf16":
+                v = arith.TruncFOp(pair, v).result
+            with if_then(row_ok & (c < Np)):
+                p = k.element_ptr(row_ptr, c, out_ty)
+                llvm.StoreOp(v, p, alignment=4 if cfg.out == "bf16" else 8)
+
+
+# -- data, reference, manifest -------------------------------------------------
+
+def to_bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 bits (round to nearest even), as uint16."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def from_bf16_bits(b: np.ndarray) -> np.ndarray:
+    return (b.astype(np.uint32) << 16).view(np.float32)
+
+
+def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
+         seed: int | None = None, name: str | None = None) -> manifest.Case:
+    """The GEMM on small integer-valued bf16 inputs (every product and sum
+    exact in f32, so the f32 output is checked exactly), shape not a multiple
+    of the tile, for a manifest run (`shared_mem` must be set to
+    ``cfg.smem_bytes`` in the manifest entry: see bench/gemm/build.py)."""
+    cfg = cfg or Config(bn=128, stages=4, out="f32")
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-3, 4, (M, K)).astype(np.float32)
+    b = rng.integers(-3, 4, (N, K)).astype(np.float32)
+    c = a @ b.T
+    k = build(M, N, K, cfg, name=name, source_params=True)
+    expect = c if cfg.out == "f32" else to_bf16_bits(c)
+    out_dtype = "float32" if cfg.out == "f32" else "uint16"
+    ab, bb = to_bf16_bits(a), to_bf16_bits(b)
+    return manifest.Case(
+        k, [manifest.buffer("a", ab), manifest.buffer("b", bb),
+            manifest.tensormap("a", (M, K), (BM, BK), dtype="uint16", swizzle="128B"),
+            manifest.tensormap("b", (N, K), (cfg.b_box_rows, BK), dtype="uint16",
+                               swizzle="128B"),
+            manifest.buffer("c", fill=-1, shape=[M, N], dtype=out_dtype),
+            manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
+        {"c": expect}, inputs={"a": ab, "b": bb})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bn", type=int, default=256)
+    parser.add_argument("--stages", type=int, default=4)
+    parser.add_argument("--cluster", type=int, default=2)
+    parser.add_argument("--out", default="bf16")
+    parser.add_argument("-o", "--out-dir", default=".")
+    parser.add_argument("--run", action="store_true", help="launch it on 512x512x512 and check")
+    args = parser.parse_args()
+    cfg = Config(bn=args.bn, stages=args.stages, cluster=args.cluster, out=args.out)
+    k = build(cfg=cfg)
+    compiled = k.compile()
+    os.makedirs(args.out_dir, exist_ok=True)
+    for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
+        with open(os.path.join(args.out_dir, f"{cfg.name}.{ext}"), "wb") as f:
+            f.write(data)
+    print(f"wrote {cfg.name}.ptx/.cubin to {os.path.abspath(args.out_dir)}; "
+          f"launch with {cfg.smem_bytes} bytes of dynamic shared memory")
+    if args.run:
+        from mbarrier_dialect import runtime as rt
+        rt.require_gpu()
+        M = N = K = 512
+        rng = np.random.default_rng(0)
+        a, b = rng.standard_normal((M, K), np.float32), rng.standard_normal((N, K), np.float32)
+        ab, bb = to_bf16_bits(a), to_bf16_bits(b)
+        da, db = rt.DeviceBuffer.from_numpy(ab), rt.DeviceBuffer.from_numpy(bb)
+        dc = rt.DeviceBuffer.empty((M, N), np.float32 if cfg.out == "f32" else np.uint16)
+        ta = rt.encode_tensor_map_tiled(da, "bfloat16", (M, K), (BM, BK), swizzle="128B")
+        tb = rt.encode_tensor_map_tiled(db, "bfloat16", (N, K), (cfg.b_box_rows, BK),
+                                        swizzle="128B")
+        with rt.Module.load(compiled.cubin) as mod:
+            rt.launch(mod.function(cfg.name), cfg.grid(M, N), THREADS,
+                      [ta, tb, dc, np.int32(M), np.int32(N), np.int32(K)],
+                      cluster=cfg.cluster if cfg.cluster > 1 else None,
+                      shared_mem=cfg.smem_bytes)
+        got = dc.to_numpy()
+        got = got if cfg.out == "f32" else from_bf16_bits(got)
+        ref = from_bf16_bits(ab).astype(np.float64) @ from_bf16_bits(bb).astype(np.float64).T
+        err = np.linalg.norm(got - ref) / np.linalg.norm(ref)
+        print(f"{M}x{N}x{K}: relative error {err:.2e}")
+        assert err < 1e-2
+
+
+if __name__ == "__main__":
+    main()
