@@ -117,9 +117,12 @@ def multicast(rt, bench: Path, rows_meta: list[dict], runs: int, once: bool) -> 
     for row in rows_meta:
         c, clusters, tiles = row["cluster"], row["clusters"], row["tiles"]
         r, cols, warps = row["rows"], row["cols"], row["warps"]
-        shape = (clusters * tiles * r, cols)
+        wrap = row.get("wrap")
+        shape = ((wrap or clusters * tiles) * r, cols)
         host = np.arange(shape[0] * shape[1], dtype=np.int64).astype(np.int32).reshape(shape)
-        per = host.reshape(clusters, tiles, -1, 32 * warps).astype(np.int64).sum(axis=(1, 2))
+        order = np.arange(clusters * tiles) % (wrap or clusters * tiles)   # tile of (cluster, t)
+        per = host.reshape(-1, r * cols)[order].reshape(clusters, tiles, -1, 32 * warps)
+        per = per.astype(np.int64).sum(axis=(1, 2))
         expect = np.repeat(((per + 2**31) % 2**32 - 2**31).astype(np.int32), c, axis=0)
         mod = rt.Module.load((bench / row["cubin"]).read_bytes())
         fn = mod.function(row["name"])
@@ -135,12 +138,13 @@ def multicast(rt, bench: Path, rows_meta: list[dict], runs: int, once: bool) -> 
             times = [] if once else [timed(rt, fn, ctas, block, args, (c, 1, 1))
                                      for _ in range(runs)]
             tmap.free()
-        nbytes = shape[0] * shape[1] * 4
+        nbytes = clusters * tiles * r * cols * 4       # bytes each CTA of a cluster receives x clusters
         t = statistics.median(times) if times else float("nan")
         entry = {**row, "correct": ok, "ms": t, "runs": times, "input_bytes": nbytes,
                  "delivered_gbs": nbytes * c / t / 1e6 if times else None}
         out.append(entry)
-        print(f"cluster {c} {row['share']:9s}: {t:.3f} ms, {nbytes >> 20} MiB input, "
+        print(f"cluster {c} {row['share']:9s}{' L2' if wrap else '   '}: {t:.3f} ms, "
+              f"{nbytes >> 20} MiB per CTA of a cluster x clusters, "
               f"{entry['delivered_gbs'] or 0:.0f} GB/s into shared memory, "
               f"{'OK' if ok else 'MISMATCH'}")
     return out

@@ -12,7 +12,9 @@ needed. Writes cubins and stream.json into OUT_DIR for bench/run_stream.py.
    for each shape. The runner times both and a device-to-device copy.
 2. Multicast: examples/tma_pipeline.py in clusters of 2 and 4 CTAs that share
    every tile, once through TMA multicast (each CTA loads 1/C and multicasts
-   it along the row) and once with every CTA loading the whole tile.
+   it along the row) and once with every CTA loading the whole tile; over a
+   large array (DRAM-bound) and over 8 MiB that every cluster re-reads
+   (L2-resident: the CTAs' loads from L2 are what multicast saves).
 """
 from __future__ import annotations
 
@@ -100,18 +102,20 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
         rows.append({"kind": "stream", "depth": depth, "rows": r, "ours": ours.name,
                      "ours_name": kernel.name, "ref": ref.name, "ref_name": "tma_stream_ref"})
     pipeline = _example("tma_pipeline")
-    for cluster in (2, 4):
-        for share in ("multicast", "load"):
-            name = f"mcast_c{cluster}_{share}"
-            kernel = pipeline.build(cluster, depth=4, warps=2, tiles=MCAST_TILES,
-                                    clusters=MCAST_CTAS // cluster, name=name, share=share)
-            compiled = kernel.compile()
-            (out_dir / f"{name}.cubin").write_bytes(compiled.cubin)
-            rows.append({"kind": "multicast", "cluster": cluster, "share": share, "name": name,
-                         "cubin": f"{name}.cubin", "tiles": MCAST_TILES,
-                         "clusters": MCAST_CTAS // cluster, "rows": pipeline.ROWS,
-                         "box_rows": pipeline.ROWS // (cluster if share == "multicast" else 1),
-                         "cols": pipeline.COLS, "warps": 2})
+    for wrap in (None, MCAST_L2_TILES):
+        for cluster in (2, 4):
+            for share in ("multicast", "load"):
+                name = f"mcast_c{cluster}_{share}" + ("_l2" if wrap else "")
+                kernel = pipeline.build(cluster, depth=4, warps=2, tiles=MCAST_TILES,
+                                        clusters=MCAST_CTAS // cluster, name=name, share=share,
+                                        wrap=wrap)
+                compiled = kernel.compile()
+                (out_dir / f"{name}.cubin").write_bytes(compiled.cubin)
+                rows.append({"kind": "multicast", "cluster": cluster, "share": share,
+                             "name": name, "cubin": f"{name}.cubin", "tiles": MCAST_TILES,
+                             "clusters": MCAST_CTAS // cluster, "rows": pipeline.ROWS,
+                             "box_rows": pipeline.ROWS // (cluster if share == "multicast" else 1),
+                             "cols": pipeline.COLS, "warps": 2, "wrap": wrap})
     manifest = {"rows": rows}
     (out_dir / "stream.json").write_text(json.dumps(manifest, indent=1))
     return manifest
@@ -119,6 +123,7 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
 
 MCAST_CTAS = 132       # one CTA per SM
 MCAST_TILES = 1024     # 8 KiB tiles per cluster: 66 clusters x 8 MiB = 528 MiB for C = 2
+MCAST_L2_TILES = 1024  # the L2-resident variant: every cluster re-reads 8 MiB
 
 
 def main() -> None:

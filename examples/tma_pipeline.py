@@ -26,13 +26,15 @@ ROWS, COLS = 32, 64                  # a tile: 32 x 64 int32 = 8 KiB (rows= to c
 
 def build(cluster: int = 2, depth: int = 4, warps: int = 2, tiles: int = 64,
           clusters: int = 1, name: str | None = None, rows: int = ROWS,
-          share: str = "multicast") -> Kernel:
+          share: str = "multicast", wrap: int | None = None) -> Kernel:
     """tma_pipeline(x, tmap, out): out[cta, t] = sum over tiles of the
     elements t, t + 32*warps, ... of each tile (int32, wrapping).
 
     `share`: ``"multicast"`` (each CTA of the cluster loads 1/cluster of a
     tile and multicasts it along the row) or ``"load"`` (each CTA loads the
-    whole tile itself: the baseline of the multicast benchmark)."""
+    whole tile itself: the baseline of the multicast benchmark). With
+    `wrap`, cluster c reads tiles (c*tiles + t) mod wrap: a working set of
+    `wrap` tiles that stays in L2."""
     if share not in ("multicast", "load"):
         raise ValueError(f"share is 'multicast' or 'load', got {share!r}")
     cluster_parts = 1 if share == "load" else cluster   # CTAs that load a part of each tile
@@ -60,7 +62,8 @@ def build(cluster: int = 2, depth: int = 4, warps: int = 2, tiles: int = 64,
             producer = pipe.producer()
             for t in lang.range(tiles, carry=[producer]):
                 slot = producer.acquire()
-                row = (first_tile + t) * rows + rank * piece_rows
+                index = first_tile + t if wrap is None else (first_tile + t) % wrap
+                row = index * rows + rank * piece_rows
                 slot.cp_async_bulk_tensor(stages, k.param("tmap"), [row, 0],
                                           box_bytes=piece_rows * COLS * 4,
                                           multicast="row" if cluster_parts > 1 else None,

@@ -33,7 +33,9 @@ echo "== pipes stress (every SM)"
 timeout 120 python3 test/gpu/run_manifest.py .gpu/pipes-stress --repeat 3 --log "$OUT/pipes-stress.log" || status=1
 
 echo "== streaming and multicast benchmarks"
-timeout 200 python3 bench/run_stream.py .gpu/stream --json "$OUT/stream.json" > "$OUT/stream.log" 2>&1 || status=1
+# ONLY=multicast skips the streaming part (ONLY=stream the multicast one).
+timeout 200 python3 bench/run_stream.py .gpu/stream ${ONLY:+--only $ONLY} --json "$OUT/stream.json" \
+  > "$OUT/stream.log" 2>&1 || status=1
 cat "$OUT/stream.log"
 
 echo "== L2 and DRAM bytes of the multicast kernels (ncu, one launch each)"
