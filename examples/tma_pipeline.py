@@ -135,6 +135,7 @@ def main() -> None:
     print(f"wrote {path}")
     if args.run:
         from mbarrier_dialect import runtime
+        runtime.require_gpu()                  # NoGPUError, clearly, without one
         rng = np.random.default_rng(0)
         x = rng.integers(-2**31, 2**31 - 1, (args.tiles * ROWS, COLS), dtype=np.int32)
         out = np.full((args.cluster, 32 * args.warps), -1, np.int32)

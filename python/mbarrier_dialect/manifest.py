@@ -63,13 +63,15 @@ class Case:
     parameter order) are :func:`buffer` and :func:`scalar` dicts; `expect`
     maps buffer names to the arrays they must hold afterwards; `inputs`
     maps buffer names to the arrays they start with (for ``buffer(name,
-    array)``)."""
+    array)``); `shared_mem` is the dynamic shared memory (bytes) to launch
+    with."""
 
     kernel: Buildable
     args: list[dict]
     expect: dict[str, np.ndarray]
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
     timeout_s: int = 60
+    shared_mem: int = 0
 
 
 def buffer(name: str, array: np.ndarray | None = None, *, fill: int | float | None = None,
@@ -163,7 +165,7 @@ def write_case(case: Case, out_dir: str) -> dict:
     return {
         "name": k.name, "cubin": f"{k.name}.cubin", "entry": k.name,
         "grid": list(k.grid), "block": list(k.block),
-        "cluster": list(k.cluster) if k.cluster else None, "shared_mem": 0,
+        "cluster": list(k.cluster) if k.cluster else None, "shared_mem": case.shared_mem,
         "timeout_s": case.timeout_s, "args": args, "expect": expect,
     }
 

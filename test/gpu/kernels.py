@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import operator as O
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ def example(name: str):
     path = os.path.join(EXAMPLES, f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module      # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

@@ -15,12 +15,18 @@ import build_suite  # noqa: E402
 # Kernels that arrive through remote views -> the local arrivals they make on
 # purpose (predicated_remote arrives once on CTA 0's own barrier).
 REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluster4": 0,
-                  "signal_peer": 0, "remote_pingpong": 0, "cluster_ring": 0}
+                  "signal_peer": 0, "remote_pingpong": 0, "cluster_ring": 0,
+                  # pipelines with row multicast: the release reaches each CTA of the row
+                  "tma_pipeline_c2_d4_w2_x2": 0, "tma_pipeline_c4_d4_w2_x4": 0,
+                  "tma_pipeline_c2_d8_w1_x2": 0, "tma_pipeline_c4_d2_w4_x4": 0}
 # Every example of examples/ and the kernel that runs it in the suite.
 EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
                    "producer_consumer.py": ["producer_consumer_2stage", "producer_consumer_4stage"],
                    "cluster_ring.py": ["cluster_ring"], "bulk_copy.py": ["bulk_copy"],
-                   "remote_pingpong.mlir": ["remote_pingpong"]}
+                   "remote_pingpong.mlir": ["remote_pingpong"],
+                   "tma_pipeline.py": ["tma_pipeline_c1_d4_w2_x1", "tma_pipeline_c2_d4_w2_x2",
+                                       "tma_pipeline_c4_d4_w2_x4", "tma_pipeline_c1_d8_w1_x1",
+                                       "tma_pipeline_c2_d8_w1_x2", "tma_pipeline_c4_d2_w4_x4"]}
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +38,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 14 and len(set(names)) == 14
+    assert len(names) == 20 and len(set(names)) == 20
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
