@@ -104,17 +104,23 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
     pipeline = _example("tma_pipeline")
     for wrap in (None, MCAST_L2_TILES):
         for cluster in (2, 4):
-            for share in ("multicast", "load"):
+            # "multicast_ptx80": the same multicast pipeline compiled for PTX
+            # 8.0, where the release is a .release.cluster arrive per CTA
+            # (no restricted fence, no relaxed arrive): issue 14's consumer
+            # release, measured on a real pipeline.
+            for share in ("multicast", "load", "multicast_ptx80"):
                 name = f"mcast_c{cluster}_{share}" + ("_l2" if wrap else "")
                 kernel = pipeline.build(cluster, depth=4, warps=2, tiles=MCAST_TILES,
-                                        clusters=MCAST_CTAS // cluster, name=name, share=share,
-                                        wrap=wrap)
-                compiled = kernel.compile()
+                                        clusters=MCAST_CTAS // cluster, name=name,
+                                        share=share.replace("_ptx80", ""), wrap=wrap)
+                features = "+ptx80" if share.endswith("_ptx80") else None
+                compiled = kernel.compile(features=features)
+                assert ("fence.release.sync_restrict" in compiled.ptx) == (share == "multicast")
                 (out_dir / f"{name}.cubin").write_bytes(compiled.cubin)
                 rows.append({"kind": "multicast", "cluster": cluster, "share": share,
                              "name": name, "cubin": f"{name}.cubin", "tiles": MCAST_TILES,
                              "clusters": MCAST_CTAS // cluster, "rows": pipeline.ROWS,
-                             "box_rows": pipeline.ROWS // (cluster if share == "multicast" else 1),
+                             "box_rows": pipeline.ROWS // (1 if share == "load" else cluster),
                              "cols": pipeline.COLS, "warps": 2, "wrap": wrap})
     manifest = {"rows": rows}
     (out_dir / "stream.json").write_text(json.dumps(manifest, indent=1))

@@ -46,12 +46,20 @@ KNOWN_UPSTREAM = {
 }
 
 OPS = ["init", "arrive", "arrive_expect_tx", "expect_tx", "wait", "try_wait", "test_wait",
-       "inval", "remote_view", "ptr", "tcgen05_commit", "alloc", "view", "fence_init"]
+       "inval", "remote_view", "ptr", "tcgen05_commit", "alloc", "view", "fence_init",
+       "pipe.create", "pipe.init", "pipe.start", "pipe.advance", "pipe.acquire",
+       "pipe.try_acquire", "pipe.commit", "pipe.wait", "pipe.try_wait", "pipe.release",
+       "pipe.tail", "pipe.stage", "pipe.full_ptr", "pipe.cp_async_bulk",
+       "pipe.cp_async_bulk_tensor"]
 INTS = ["0", "1", "-1", "2", "3", "7", "8", "31", "32", "1048575", "1048576", "2147483647",
         "-2147483648", "4294967295", "9223372036854775807"]
 TYPES = ["!mbarrier.group<1>", "!mbarrier.group<2>", "!mbarrier.remote<1>", "!mbarrier.remote<2>",
          "!mbarrier.group<0>", "!mbarrier.group<4294967295>", "i32", "index", "i1", "!llvm.ptr<3>",
-         "!llvm.ptr<7>", "!llvm.ptr"]
+         "!llvm.ptr<7>", "!llvm.ptr", "!mbarrier.pipe<2, tma>", "!mbarrier.pipe<0, arrive>",
+         "!mbarrier.pipe<4, tma, consumers = 2, cluster = [2, 2], multicast = rowcol>",
+         "!mbarrier.pipe<1, tma, cluster = [16, 1], multicast = row>",
+         "!mbarrier.pipe_state<producer>", "!mbarrier.pipe_state<consumer>",
+         "!mbarrier.slot<producer>", "!mbarrier.slot<consumer>"]
 ATTRS = ["{sem = #mbarrier.sem<relaxed>}", "{sem = #mbarrier.sem<acquire>}",
          "{scope = #mbarrier.scope<cluster>}", "{phase_offset = 1 : i32}",
          "{phase_offset = -1 : i32}", "{cta_group = 2 : i32}", "{cta_rank = 5 : i32}",
@@ -97,7 +105,8 @@ def mutate(text: str, rng: random.Random) -> str:
         choice = rng.random()
         line = lines[i]
         if choice < 0.2:  # swap an op name
-            line = re.sub(r"mbarrier\.\w+", lambda m: "mbarrier." + rng.choice(OPS), line, count=1)
+            line = re.sub(r"mbarrier\.(?:pipe\.)?\w+", lambda m: "mbarrier." + rng.choice(OPS), line,
+                          count=1)
         elif choice < 0.4:  # replace an integer
             nums = list(re.finditer(r"(?<![%\w])-?\d+", line))
             if nums:
@@ -143,6 +152,8 @@ def pipeline_target(rng: random.Random) -> str:
 def pipeline_for(text: str, target: str) -> list[str]:
     if "gpu.module" in text and "gpu.container_module" in text:
         return [f"--pass-pipeline=builtin.module(mbarrier-to-ptx{target})"]
+    if "mbarrier.pipe" in text:
+        return ["--mbarrier-lower-pipes", "--convert-mbarrier-to-nvvm"]
     return ["--convert-mbarrier-to-nvvm"]
 
 

@@ -43,4 +43,8 @@ timeout 180 ncu --clock-control none -k regex:mcast_ \
   --metrics lts__t_sectors_op_read.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum \
   --csv python3 bench/run_stream.py .gpu/stream --only multicast --once > "$OUT/ncu-multicast.csv" 2> "$OUT/ncu-multicast.err" || status=1
 grep -E "mcast_" "$OUT/ncu-multicast.csv" | cut -c1-400 | tail -n 16
+echo "== memory workload tables of the L2-resident 2-CTA kernels (ncu)"
+timeout 120 ncu --clock-control none -k regex:'mcast_c2_(multicast|load)_l2' \
+  --section MemoryWorkloadAnalysis_Tables \
+  python3 bench/run_stream.py .gpu/stream --only multicast --once > "$OUT/ncu-memory-tables.txt" 2>&1 || true
 exit $status
