@@ -15,31 +15,39 @@ The CTA (384 threads) is three warpgroups:
 
 * warpgroup 0, the **producer**: it gives its registers away
   (``setmaxnreg.dec 40``); one thread runs the TMA loop: for each K tile it
-  waits for the ring slot to be free (``empty[s]``), posts the bytes it will
-  receive on ``full[s]`` (``mbarrier.arrive.expect_tx``) and starts the
-  tensor copies (``cp.async.bulk.tensor.2d`` completing on ``full[s]``).
+  acquires a stage of the ring (``producer.acquire()``: the stage's empty
+  barrier), starts the tensor copies of A and B into it and commits it with
+  the bytes that will land (``slot.commit(bytes=...)``:
+  ``mbarrier.arrive.expect_tx``; the copies complete the rest); at the end
+  ``producer.tail()`` waits until every stage was released.
 * warpgroups 1 and 2, the **consumers** (``setmaxnreg.inc 232``): each owns
-  64 rows of the 128-row tile; per K tile it waits on ``full[s]``, issues
-  four ``wgmma.mma_async.m64nBNk16`` from shared memory (128-byte swizzled
-  descriptors), and once the wgmma group of the previous K tile has
-  completed (``wgmma.wait_group 1``) releases that slot by arriving on
-  ``empty[s]``.
+  64 rows of the 128-row tile; per K tile it waits for the stage
+  (``consumer.wait()``), issues four ``wgmma.mma_async.m64nBNk16`` from
+  shared memory (128-byte swizzled descriptors), and once they completed
+  (``wgmma.wait_group``) thread 0 releases the stage (``slot.release``).
 
-With ``cluster=2`` two CTAs with the same N tile and neighbouring M tiles
-form a cluster. Each loads its own A tile and *half* of the B tile, which it
-multicasts into both CTAs (``.multicast::cluster``, mask 0b11), so each
-CTA's ``full[s]`` receives A plus both B halves. A slot of CTA r is written
-by both CTAs' producers, so a consumer releases it on the ``empty[s]`` of
-**every** CTA of the cluster: the arrivals go through ``mbarrier.arrive``
-with a CTA id (``mapa.shared::cluster`` + ``mbarrier.arrive.release.cluster
-.shared::cluster.b64``), one thread per destination CTA, and ``empty`` counts
-2 warpgroups x 2 CTAs arrivals per phase.
+The ring is an ``mbarrier.pipe`` (``lang.Pipeline``, docs/pipelines.md):
+nobody writes a count, a phase, a multicast mask or a release target. With
+``cluster=2`` two CTAs with the same N tile and neighbouring M tiles form a
+2x1 cluster; each loads its own A tile and *half* of the B tile, which it
+multicasts along the cluster's row (``multicast="row"``: both CTAs), so each
+CTA's stage receives A plus both B halves. The pipe's empty barriers count
+2 warpgroups x 2 CTAs releases, and a release reaches both CTAs: one
+``fence.release.sync_restrict::shared::cta.cluster`` (it orders exactly the
+consumer's reads of its own stage) and a ``.relaxed.cluster`` arrival per
+CTA, correct by the PTX memory model.
 
-The barriers are lang objects (``TMABar`` full, ``MBarrier`` empty with
-``phase_offset=1``: the slots start free) in a small static pool; the
-operand ring lives in dynamic shared memory (``extern .shared``, more than
-the 48 KiB a static allocation may have), aligned to 1024 bytes at run time
-for the 128-byte swizzle.
+A slot is released in the loop trip that waited on it (the pipe's rule), so
+each trip ends with ``wgmma.wait_group 0`` (``unroll=2``: two K tiles per
+trip, one group in flight between them); ``barriers="raw"`` builds the first
+version's hand-written ``TMABar``/``MBarrier`` ring (release one trip late
+after ``wait_group 1``) for the measured comparison. What the pipe does not
+cover stays as it was: the operand ring lives in dynamic shared memory
+(``extern .shared``, more than the 48 KiB a static allocation may have,
+aligned to 1024 bytes at run time for the 128-byte swizzle; the pipe's
+stages see it through ``StageBuffer``), and the epilogue stores registers
+straight to global memory (no barrier involved), followed by the cluster
+barrier of ``k.epilogue()``.
 """
 from __future__ import annotations
 
@@ -53,7 +61,8 @@ from mlir import ir
 from mlir.dialects import llvm, nvvm
 
 from mbarrier_dialect import lang, manifest
-from mbarrier_dialect.lang import Kernel, MBarrier, TMABar, for_range, if_else, if_then
+from mbarrier_dialect.lang import Kernel, MBarrier, Pipeline, TMABar, for_range, if_else, if_then
+from mbarrier_dialect.lang.pipeline import StageBuffer
 from mbarrier_dialect.lang.smem import SmemBuffer
 
 BM, BK = 128, 64            # tile rows (2 consumer warpgroups x 64), K per stage (128 bytes)
@@ -69,19 +78,26 @@ class Config:
     cluster: int = 2        # 1, or 2: B multicast across a 2x1 cluster (along M)
     out: str = "bf16"       # C element type: "bf16" or "f32"
     group_m: int = 16       # CTA raster: groups of group_m M tiles walk N together (L2 reuse)
-    # Memory order of the consumer's slot release (None: the dialect's
-    # default, release at cluster scope through a CTA id) and the scope of
-    # the consumers' wait on full[s] (None: cluster in a cluster kernel).
-    # The release publishes nothing (the slot's wgmma reads completed at
-    # wgmma.wait_group), so "relaxed" is enough; measured on the H200 the
-    # default release.cluster form was 478 TFLOP/s at 8192^3, relaxed 613-713
-    # (bench/gemm/README.md). It only matters with cluster=2: the 1-CTA
-    # kernel's arrivals are local (build.py's c1_* configs keep the default).
-    release_sem: str | None = "relaxed"
+    # "pipe": the ring is an mbarrier.pipe (lang.Pipeline): counts, phases,
+    # multicast mask and release targets derived, the release the pipe's
+    # (restricted release fence + relaxed.cluster arrivals). "raw": the
+    # first version's hand-written TMABar/MBarrier ring, kept for the
+    # measured comparison (bench/gemm/README.md).
+    barriers: str = "pipe"
+    # pipe: K tiles per trip of the consumer loop. A slot is released in the
+    # trip that waited on it, so the last tile of a trip waits for its own
+    # wgmmas (wait_group 0) before the next trip issues more; unroll=2 keeps
+    # one wgmma group in flight across every other tile boundary.
+    unroll: int = 1
+    # raw only: the memory order of the consumer's slot release (None: the
+    # dialect's default, release at cluster scope through a CTA id; measured
+    # 478 TFLOP/s at 8192^3 against 613-713 for "relaxed", which orders
+    # nothing before the arrival: not correct by the PTX memory model), the
+    # scope of the consumers' wait on full[s] (None: cluster in a cluster
+    # kernel), and who waits on full[s]: "all" 128 threads of a consumer
+    # warpgroup, or "elect": thread 0 (acquire) + a named barrier.
+    release_sem: str | None = None
     full_wait_scope: str | None = None
-    # Who waits on full[s]: "all" 128 threads of a consumer warpgroup, or
-    # "elect": thread 0 of the warpgroup waits (acquire) and a named barrier
-    # (bar.sync 1+w, 128) then orders the warpgroup's wgmmas after it.
     full_wait: str = "all"
 
     def __post_init__(self):
@@ -91,6 +107,17 @@ class Config:
             raise ValueError(f"cluster is 1 or 2, got {self.cluster}")
         if self.cluster == 2 and (self.bn // 2) % 8:
             raise ValueError("with cluster=2 each CTA multicasts bn/2 rows of B: a multiple of 8")
+        if self.barriers not in ("pipe", "raw"):
+            raise ValueError(f"barriers is 'pipe' or 'raw', got {self.barriers!r}")
+        if self.barriers == "pipe" and (self.release_sem, self.full_wait_scope,
+                                        self.full_wait) != (None, None, "all"):
+            raise ValueError("release_sem, full_wait_scope and full_wait are knobs of the raw "
+                             "ring (barriers='raw'): a pipe derives its waits and releases")
+        if self.barriers == "raw" and self.unroll != 1:
+            raise ValueError("unroll is a knob of the pipe ring (barriers='pipe')")
+        if isinstance(self.unroll, bool) or not isinstance(self.unroll, int) \
+                or not 1 <= self.unroll <= 4:
+            raise ValueError(f"unroll is 1 to 4, got {self.unroll!r}")
         if self.full_wait not in ("all", "elect"):
             raise ValueError(f"full_wait is 'all' or 'elect', got {self.full_wait!r}")
         if self.out not in ("bf16", "f32"):
@@ -120,7 +147,9 @@ class Config:
     @property
     def name(self) -> str:
         c = f"_c{self.cluster}" if self.cluster > 1 else ""
-        return f"gemm_128x{self.bn}x64_s{self.stages}{c}_{self.out}"
+        u = f"_u{self.unroll}" if self.unroll > 1 else ""
+        raw = "_raw" if self.barriers == "raw" else ""
+        return f"gemm_128x{self.bn}x64_s{self.stages}{c}{u}_{self.out}{raw}"
 
     def grid(self, M: int, N: int) -> int:
         """CTAs for an M x N output: M tiles padded to whole clusters."""
@@ -233,15 +262,25 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                 [("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr"),
                         ("M", "i32"), ("N", "i32"), ("K", "i32")]) as k:
         pool = k.smem_pool()
-        full = TMABar(pool, S)                     # slot s holds A and B of a K tile
-        empty = MBarrier(pool, S, phase_offset=1)  # slot s may be overwritten; starts free
+        if cfg.barriers == "pipe":
+            # full[s] + empty[s] per stage; the counts are the pipe type's:
+            # full 1 (the producer's arrive.expect_tx), empty 2 consumer
+            # warpgroups x the CTAs that multicast into the stage.
+            pipe = Pipeline(pool, S, kind="tma", consumers=2,
+                            multicast="row" if CS > 1 else "none")
+        else:
+            full = TMABar(pool, S)                     # slot s holds A and B of a K tile
+            empty = MBarrier(pool, S, phase_offset=1)  # slot s may be overwritten; starts free
         pool.commit()
         ring = dynamic_smem(k)
         a_ring = ring                              # S x [128 x 64] bf16
         b_ring = smem_offset(ring, S * cfg.a_bytes)  # S x [bn x 64] bf16
-        # full: the producer's arrive.expect_tx; empty: one arrival per
-        # consumer warpgroup of every CTA that multicasts into the slot.
-        k.prologue({full: 1, empty: 2 * CS})
+        if cfg.barriers == "pipe":
+            k.prologue(pipes=[pipe])
+        else:
+            # full: the producer's arrive.expect_tx; empty: one arrival per
+            # consumer warpgroup of every CTA that multicasts into the slot.
+            k.prologue({full: 1, empty: 2 * CS})
 
         Mp, Np, Kp = k.param("M"), k.param("N"), k.param("K")
         k_tiles = (Kp + (BK - 1)) // BK
@@ -268,65 +307,162 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                 lang.prefetch_tensormap(k.param("tmap_b"))
                 rank = k.cluster_rank() if CS > 1 else lang.const(0)
                 b_row = tile_n * BN + rank * cfg.b_box_rows
-                with for_range(0, k_tiles, carry=[0, 0]) as loop:
-                    stage, phase = loop.carry
-                    empty.wait(stage, phase)       # every consumer released the slot
-                    full.arrive(stage, tx_count=cfg.a_bytes + cfg.b_bytes)
-                    a_dst = smem_view(pool, smem_offset(a_ring, stage * cfg.a_bytes),
-                                      (BM, BK), "bf16")
-                    lang.cp_async_bulk_tensor(a_dst, k.param("tmap_a"),
-                                              [tile_m * BM, loop.iv * BK], bar=full, stage=stage)
-                    b_dst = smem_view(pool, smem_offset(
-                        b_ring, stage * cfg.b_bytes + rank * (cfg.b_box_rows * BK * 2)),
-                        (cfg.b_box_rows, BK), "bf16")
-                    lang.cp_async_bulk_tensor(b_dst, k.param("tmap_b"), [b_row, loop.iv * BK],
-                                              bar=full, stage=stage,
-                                              multicast_mask=(1 << CS) - 1 if CS > 1 else None)
-                    loop.next(*next_slot(stage, phase, S))
+                if cfg.barriers == "pipe":
+                    _pipe_producer(k, cfg, pipe, a_ring, b_ring, k_tiles, tile_m, b_row, rank)
+                else:
+                    _raw_producer(k, cfg, pool, full, empty, a_ring, b_ring, k_tiles, tile_m,
+                                  b_row, rank)
         with role.otherwise():                     # ---- consumer warpgroups
             nvvm.SetMaxRegisterOp(CONSUMER_REGS, nvvm.SetMaxRegisterAction.increase)
             cw = wg - 1                            # 0 or 1: rows 64*cw .. of the tile
             wtid = tid % 128
-            a_base = smem_address(a_ring) + cw * (64 * BK * 2)
-            b_base = smem_address(b_ring)
-
-            def release(stage):
-                """The slot's wgmma reads are done: arrive on empty[stage] of
-                every CTA that wrote into it (thread r of the warpgroup
-                arrives on CTA r's barrier)."""
-                if CS == 1:
-                    empty.arrive(stage, pred=wtid == 0, sem=cfg.release_sem)
-                else:
-                    empty.arrive(stage, cta_id=wtid, pred=wtid < CS, sem=cfg.release_sem)
-
-            acc0 = llvm.mlir_zero(acc_type(BN))
-            with for_range(0, k_tiles, carry=[0, 0, 0, acc0]) as loop:
-                stage, phase, prev, acc = loop.carry
-                # A and B of this K tile landed:
-                if cfg.full_wait == "elect":
-                    with if_then(wtid == 0):
-                        full.wait(stage, phase, scope=cfg.full_wait_scope)
-                    named_barrier(wg, 128)
-                else:
-                    full.wait(stage, phase, scope=cfg.full_wait_scope)
-                da = wgmma_descriptor(a_base + stage * cfg.a_bytes)
-                db = wgmma_descriptor(b_base + stage * cfg.b_bytes)
-                nvvm.WgmmaFenceAlignedOp()
-                for kk in range(BK // 16):         # 4 x k16: +32 bytes along K
-                    acc = wgmma(acc, da + 2 * kk, db + 2 * kk, BN)
-                nvvm.WgmmaGroupSyncAlignedOp()
-                nvvm.WgmmaWaitGroupSyncOp(1)       # the previous K tile's wgmmas are done
-                with if_then(loop.iv > 0):
-                    release(prev)
-                loop.next(*next_slot(stage, phase, S), stage, acc)
-            nvvm.WgmmaWaitGroupSyncOp(0)
-            _, _, last, acc = loop.results
-            with if_then(k_tiles > 0):
-                release(last)
+            if cfg.barriers == "pipe":
+                acc = _pipe_consumer(cfg, pipe, a_ring, b_ring, k_tiles, cw, wtid)
+            else:
+                acc = _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg)
             store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
         k.epilogue()                               # no CTA exits while its peer may arrive
     k.config = cfg  # type: ignore[attr-defined]
     return k
+
+
+def _mma_k_tile(acc: ir.Value, a_addr: lang.Value, b_addr: lang.Value, bn: int) -> ir.Value:
+    """One 64-deep K tile of this warpgroup's product: ``wgmma.fence``, four
+    ``m64nBNk16`` wgmmas (+32 bytes along K each), ``commit_group``."""
+    da, db = wgmma_descriptor(a_addr), wgmma_descriptor(b_addr)
+    nvvm.WgmmaFenceAlignedOp()
+    for kk in range(BK // 16):
+        acc = wgmma(acc, da + 2 * kk, db + 2 * kk, bn)
+    nvvm.WgmmaGroupSyncAlignedOp()
+    return acc
+
+
+# -- the ring as a pipeline (the default) ---------------------------------------
+
+def _pipe_producer(k, cfg, pipe, a_ring, b_ring, k_tiles, tile_m, b_row, rank) -> None:
+    """The TMA loop: acquire a stage (its empty barrier: every consumer of
+    every CTA it reaches released it), copy A (local) and this CTA's part of
+    B (multicast along the cluster's row) into it, commit it with the bytes
+    that land in this CTA's stage; then the tail (every stage released
+    before the CTA may exit)."""
+    S, CS = cfg.stages, cfg.cluster
+    a_stages = StageBuffer(a_ring, (S, BM, BK), "bf16")
+    b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
+    b_box_bytes = cfg.b_box_rows * BK * 2
+    producer = pipe.producer()
+    for t in lang.range(k_tiles, carry=[producer]):
+        slot = producer.acquire()
+        slot.cp_async_bulk_tensor(a_stages, k.param("tmap_a"), [tile_m * BM, t * BK],
+                                  box_bytes=cfg.a_bytes)
+        slot.cp_async_bulk_tensor(b_stages, k.param("tmap_b"), [b_row, t * BK],
+                                  box_bytes=b_box_bytes,
+                                  multicast="row" if CS > 1 else None,
+                                  byte_offset_in_stage=rank * b_box_bytes if CS > 1 else 0)
+        slot.commit(bytes=cfg.a_bytes + cfg.b_bytes)   # A + every CTA's part of B
+    producer.tail()
+
+
+def _pipe_consumer(cfg, pipe, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
+    """The wgmma loop of one consumer warpgroup: `cfg.unroll` K tiles per
+    trip, each waited (``consumer.wait()``) and released in the trip that
+    took it; within a trip the release of tile j follows the
+    ``wgmma.wait_group 1`` after tile j+1's wgmmas were issued, the last one
+    ``wgmma.wait_group 0``. Thread 0 of the warpgroup releases (the pipe
+    sends it to every CTA that multicasts into the stage), after the
+    warpgroup's wait_group: its wgmmas, which read the stage, are complete."""
+    S = cfg.stages
+    a_stages = StageBuffer(a_ring, (S, BM, BK), "bf16")
+    b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
+    leader = wtid == 0
+    a_off = cw * (64 * BK * 2)                     # this warpgroup's 64 rows of A
+
+    def trip(consumer, acc, tiles: int):
+        held = None
+        for _ in range(tiles):
+            slot = consumer.wait()                 # A and B of this K tile landed
+            acc = _mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
+                              smem_address(slot.stage_ptr(b_stages)), cfg.bn)
+            if held is not None:
+                nvvm.WgmmaWaitGroupSyncOp(1)       # the previous tile's wgmmas are done
+                held.release(pred=leader)
+            held = slot
+        nvvm.WgmmaWaitGroupSyncOp(0)
+        held.release(pred=leader)
+        return acc
+
+    consumer = pipe.consumer()
+    acc = llvm.mlir_zero(acc_type(cfg.bn))
+    u = cfg.unroll
+    loop = lang.range(k_tiles // u if u > 1 else k_tiles, carry=[consumer, acc])
+    for _ in loop:
+        _, acc = loop.carry
+        loop.next(consumer, trip(consumer, acc, u))
+    (_, acc) = loop.results
+    if u > 1:                                      # the last k_tiles % u tiles
+        rest = lang.range(k_tiles % u, carry=[consumer, acc])
+        for _ in rest:
+            _, acc = rest.carry
+            rest.next(consumer, trip(consumer, acc, 1))
+        (_, acc) = rest.results
+    return acc
+
+
+# -- the ring from raw barriers (barriers="raw": the measured comparison) --------
+
+def _raw_producer(k, cfg, pool, full, empty, a_ring, b_ring, k_tiles, tile_m, b_row,
+                  rank) -> None:
+    S, CS = cfg.stages, cfg.cluster
+    with for_range(0, k_tiles, carry=[0, 0]) as loop:
+        stage, phase = loop.carry
+        empty.wait(stage, phase)                   # every consumer released the slot
+        full.arrive(stage, tx_count=cfg.a_bytes + cfg.b_bytes)
+        a_dst = smem_view(pool, smem_offset(a_ring, stage * cfg.a_bytes), (BM, BK), "bf16")
+        lang.cp_async_bulk_tensor(a_dst, k.param("tmap_a"),
+                                  [tile_m * BM, loop.iv * BK], bar=full, stage=stage)
+        b_dst = smem_view(pool, smem_offset(
+            b_ring, stage * cfg.b_bytes + rank * (cfg.b_box_rows * BK * 2)),
+            (cfg.b_box_rows, BK), "bf16")
+        lang.cp_async_bulk_tensor(b_dst, k.param("tmap_b"), [b_row, loop.iv * BK],
+                                  bar=full, stage=stage,
+                                  multicast_mask=(1 << CS) - 1 if CS > 1 else None)
+        loop.next(*next_slot(stage, phase, S))
+
+
+def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg) -> ir.Value:
+    S, CS = cfg.stages, cfg.cluster
+    a_base = smem_address(a_ring) + cw * (64 * BK * 2)
+    b_base = smem_address(b_ring)
+
+    def release(stage):
+        """The slot's wgmma reads are done: arrive on empty[stage] of
+        every CTA that wrote into it (thread r of the warpgroup
+        arrives on CTA r's barrier)."""
+        if CS == 1:
+            empty.arrive(stage, pred=wtid == 0, sem=cfg.release_sem)
+        else:
+            empty.arrive(stage, cta_id=wtid, pred=wtid < CS, sem=cfg.release_sem)
+
+    acc0 = llvm.mlir_zero(acc_type(cfg.bn))
+    with for_range(0, k_tiles, carry=[0, 0, 0, acc0]) as loop:
+        stage, phase, prev, acc = loop.carry
+        # A and B of this K tile landed:
+        if cfg.full_wait == "elect":
+            with if_then(wtid == 0):
+                full.wait(stage, phase, scope=cfg.full_wait_scope)
+            named_barrier(wg, 128)
+        else:
+            full.wait(stage, phase, scope=cfg.full_wait_scope)
+        acc = _mma_k_tile(acc, a_base + stage * cfg.a_bytes, b_base + stage * cfg.b_bytes,
+                          cfg.bn)
+        nvvm.WgmmaWaitGroupSyncOp(1)               # the previous K tile's wgmmas are done
+        with if_then(loop.iv > 0):
+            release(prev)
+        loop.next(*next_slot(stage, phase, S), stage, acc)
+    nvvm.WgmmaWaitGroupSyncOp(0)
+    _, _, last, acc = loop.results
+    with if_then(k_tiles > 0):
+        release(last)
+    return acc
 
 
 def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # The GEMM benchmark on the GPU machine, in one call. Build first, here:
 #   python bench/gemm/build.py .gpu/gemm && cp bench/gemm/run.py bench/gemm/device_run.sh .gpu/gemm/
-# then, through the device tool with carry [".gpu"]:  bash .gpu/gemm/device_run.sh [run.py options]
-# Logs go to $OUT.
+# then, through the device tool with carry [".gpu/gemm"]:  bash .gpu/gemm/device_run.sh [run.py options]
+# Logs go to $OUT. Steps, in order (each can be switched off or narrowed):
+#   the exact manifest; SANITIZE=1 (default): memcheck, racecheck, synccheck on it;
+#   CHECK=c1,c2 : only the random-data checks of those configs (run.py --check-only),
+#                 else (CHECK unset) run.py "$@" (checks + sequential timing + baselines);
+#   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] : ours and torch.matmul timed round-robin;
+#   PROFILE=c1 : ncu of one config at 8192^3, last.
 set -u
 OUT=${OUT:-/tmp/gemm-out}
 D=.gpu/gemm
@@ -10,30 +15,41 @@ mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
 python3 -c "import torch, numpy, cuda.bindings; print('torch', torch.__version__, 'numpy', numpy.__version__, 'cuda-bindings', cuda.bindings.__version__)" | tee -a "$OUT/device.txt"
-python3 -c "import triton; print('triton', triton.__version__)" 2>&1 | tee -a "$OUT/device.txt"
 
 echo "== exact manifest (integer-valued data, f32 output, compared exactly)"
-timeout 120 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 5
+timeout 120 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
 
 if [ "${SANITIZE:-1}" = 1 ]; then
   echo "== compute-sanitizer on the exact manifest"
   : > "$OUT/sanitize.log"
   for tool in memcheck racecheck synccheck; do
     echo "-- $tool" >> "$OUT/sanitize.log"
-    timeout 150 compute-sanitizer --tool $tool --target-processes all --print-limit 20 \
+    timeout ${SANITIZE_TIMEOUT:-150} compute-sanitizer --tool $tool --target-processes all --print-limit 20 \
       python3 test/gpu/run_manifest.py $D/exact >> "$OUT/sanitize.log" 2>&1
     echo "$tool exit $?" >> "$OUT/sanitize.log"
   done
-  grep -E "SUMMARY|exit|^(PASS|FAIL|ERROR|HANG)" "$OUT/sanitize.log"
+  grep -E "SUMMARY|exit|^(PASS|FAIL|ERROR|HANG)|^-- " "$OUT/sanitize.log"
+fi
+
+if [ -n "${CHECK:-}" ]; then
+  echo "== run.py --check-only ($CHECK)"
+  timeout 300 python3 $D/run.py $D --check-only --configs "$CHECK" --json "$OUT/check.json" 2>&1 \
+    | tee "$OUT/check.log" | grep -v "^  "
+else
+  echo "== run.py"
+  timeout 420 python3 $D/run.py $D --json "$OUT/gemm.json" "$@" 2>&1 | tee "$OUT/run.log" | grep -v "^  "
+fi
+
+if [ -n "${INTERLEAVE:-}" ]; then
+  echo "== interleaved: $INTERLEAVE and torch.matmul, round-robin"
+  timeout 300 python3 $D/run.py $D --child interleave --configs "$INTERLEAVE" \
+    ${SHAPES:+--shapes "$SHAPES"} --json "$OUT/interleave.json" 2>&1 | grep -v "^GEMM_RESULT"
 fi
 
 if [ -n "${PROFILE:-}" ]; then
   echo "== ncu on $PROFILE, 8192^3 (second launch; --clock-control none)"
   timeout ${NCU_TIMEOUT:-150} ncu --clock-control none -k regex:gemm --launch-skip 1 --launch-count 1 \
     --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
-    python3 $D/run.py $D --child "$PROFILE" --mode profile > "$OUT/ncu_$PROFILE.txt" 2>&1
-  echo "ncu exit $?"; grep -E "Duration|SM Busy|Compute \(SM\) Throughput|Memory Throughput|Stall|Warp Cycles Per Issued|Issued Warp|No Eligible" "$OUT/ncu_$PROFILE.txt" | head -20
+    ${NCU_EXTRA:-} python3 $D/run.py $D --child "$PROFILE" --mode profile > "$OUT/ncu_$PROFILE.txt" 2>&1
+  echo "ncu exit $?"; grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|L2 Hit|Stall|Warp Cycles Per Issued|Issued Warp|No Eligible" "$OUT/ncu_$PROFILE.txt" | head -20
 fi
-
-echo "== run.py"
-timeout 420 python3 $D/run.py $D --json "$OUT/gemm.json" "$@" 2>&1 | tee "$OUT/run.log" | grep -v "^  " 

@@ -376,11 +376,16 @@ def main() -> None:
     ap.add_argument("--child", default="")
     ap.add_argument("--mode", default="all")
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--shapes", default="", help="interleave: MxNxK,... (default 8192^3, 4096^3, "
+                    "4096x14336x4096)")
+    ap.add_argument("--rounds", type=int, default=9, help="interleave: rounds of 10 launches")
     args = ap.parse_args()
     directory = Path(args.dir).resolve()
     if args.child == "interleave":
         shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096)]
-        res = interleaved(directory, args.configs.split(","), shapes)
+        if args.shapes:
+            shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
+        res = interleaved(directory, args.configs.split(","), shapes, args.rounds)
         print(TAG + json.dumps(res), flush=True)
         if args.json:
             Path(args.json).write_text(json.dumps(res, indent=1))

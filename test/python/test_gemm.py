@@ -1,7 +1,8 @@
 """The GEMM example (examples/gemm.py) builds on a CPU-only machine: its PTX
-has the tensor-core and TMA instructions of a Hopper GEMM and, in the 2x1
-cluster form, multicast copies and cluster-form releases on the peers'
-barriers; the synchronization checker is silent on it. (The H200 runs are
+has the tensor-core and TMA instructions of a Hopper GEMM; its ring is an
+mbarrier.pipe, and in the 2x1 cluster form the copies multicast and the
+release is the pipe's (restricted release fence + relaxed cluster arrivals
+on both CTAs); the synchronization checker is silent on it. (The H200 runs are
 bench/gemm/: run.py, device_run.sh.)"""
 import json
 import os
@@ -27,59 +28,80 @@ def compiled(**kw):
 
 @pytest.mark.parametrize("bn", [128, 256])
 def test_one_cta_gemm_ptx(bn):
-    c = compiled(bn=bn, cluster=1, release_sem=None)
+    c = compiled(bn=bn, cluster=1)
     ptx = c.ptx
     assert ".target sm_90a" in ptx
     # 4 k16 steps per 64-wide K tile, each one m64nBNk16 bf16 wgmma.
     assert len(re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{bn}k16\.f32\.bf16\.bf16", ptx)) == 4
     for needle in ("wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned",
-                   "wgmma.wait_group.sync.aligned \t1", "setmaxnreg.dec.sync.aligned.u32 \t40",
+                   "wgmma.wait_group.sync.aligned \t0", "setmaxnreg.dec.sync.aligned.u32 \t40",
                    "setmaxnreg.inc.sync.aligned.u32 \t232", "mbarrier.arrive.expect_tx.shared.b64",
                    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
-                   ".extern .shared .align 1024 .b8", "cvt.rn.bf16x2.f32"):
+                   ".extern .shared .align 1024 .b8", "cvt.rn.bf16x2.f32",
+                   "mbarrier.arrive.shared.b64"):    # the pipe's local release
         assert needle in ptx, needle
     # One CTA: every barrier is local; no cluster forms.
     assert "mapa" not in ptx and "shared::cluster.b64" not in ptx and "multicast" not in ptx
     assert c.cubin  # ptxas accepted it for sm_90a
 
 
-@pytest.mark.parametrize("sem", [None, "relaxed"])
-def test_cluster_gemm_multicasts_and_releases_every_peer(sem):
-    c = compiled(bn=256, cluster=2, release_sem=sem)
+def test_cluster_gemm_is_the_pipe_with_multicast_and_the_restricted_release():
+    c = compiled(bn=256, cluster=2)
     ptx = c.ptx
     assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16", ptx)) == 4
-    # B: half a tile per CTA, multicast into both CTAs (mask 0b11); A: local.
+    assert "wgmma.wait_group.sync.aligned \t0" in ptx
+    # B: half a tile per CTA, multicast along the row (both CTAs); A: local.
     assert len(re.findall(r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.tile\."
                           r"mbarrier::complete_tx::bytes\.multicast::cluster ", ptx)) == 1
     assert len(re.findall(r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.tile\."
                           r"mbarrier::complete_tx::bytes \[", ptx)) == 1
-    # The consumer release: mapa + the predicated cluster-form arrive (thread
-    # r of each consumer warpgroup on CTA r's empty barrier), in the loop and
-    # after it.
-    form = "release" if sem is None else "relaxed"
-    arrives = re.findall(rf"@%p\d+ mbarrier\.arrive\.{form}\.cluster\.shared::cluster\.b64 _, \[%rd\d+\];", ptx)
-    assert len(arrives) == 2, arrives
-    assert "mapa.shared::cluster.u64" in ptx
-    # Never the local arrive form on a mapped address: the only local
-    # arrival is the producer's expect_tx on its own full barrier.
+    # The pipe's release: one restricted release fence, then a relaxed
+    # cluster-scope arrival on the empty barrier of each CTA of the row.
+    assert ptx.count("fence.release.sync_restrict::shared::cta.cluster;") == 1
+    assert ptx.count("mbarrier.arrive.relaxed.cluster.shared::cluster.b64") == 2
+    assert ptx.count("mapa.shared::cluster.u64") == 2
+    # Never release.cluster arrivals, never the local arrive form on a mapped
+    # address: the only local arrival is the producer's expect_tx.
+    assert "mbarrier.arrive.release.cluster" not in ptx
     assert not re.search(r"mbarrier\.arrive(\.release\.cta)?\.shared\.b64", ptx)
     assert "mbarrier.try_wait.parity.acquire.cluster.shared.b64" in ptx
     assert "barrier.cluster.arrive" in ptx and "barrier.cluster.wait" in ptx
     assert c.cubin
 
 
-def test_empty_barrier_counts_every_multicasting_consumer():
-    ptx = compiled(bn=128, cluster=2, release_sem=None).ptx
-    # empty[s] is initialized with 2 consumer warpgroups x 2 CTAs = 4 arrivals
-    # and full[s] with 1 (the producer's arrive.expect_tx): 2 x 4 stages.
+def test_pipe_counts_every_multicasting_consumer():
+    ptx = compiled(bn=128, stages=4, cluster=2).ptx
+    # The pipe derives them: full[s] 1 (the producer's arrive.expect_tx),
+    # empty[s] 2 consumer warpgroups x 2 CTAs of the row = 4; 2 x 4 stages.
     inits = re.findall(r"mbarrier\.init\.shared\.b64 \t\[%r[d]?\d+(?:\+\d+)?\], %r\d+;", ptx)
     assert len(inits) == 8
     assert re.search(r"mov\.b32 \t%r\d+, 4;", ptx) and re.search(r"mov\.b32 \t%r\d+, 1;", ptx)
 
 
-def test_default_config_is_the_cluster_multicast_form():
+def test_unrolled_consumer_keeps_a_group_in_flight_within_a_trip():
+    ptx = compiled(bn=256, cluster=2, unroll=2).ptx
+    # 2 tiles per trip + the remainder loop's 1 tile.
+    assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n256k16", ptx)) == 12
+    assert "wgmma.wait_group.sync.aligned \t1" in ptx and "wgmma.wait_group.sync.aligned \t0" in ptx
+    assert ptx.count("fence.release.sync_restrict::shared::cta.cluster;") == 3
+
+
+@pytest.mark.parametrize("sem", [None, "relaxed"])
+def test_raw_ring_is_kept_for_the_comparison(sem):
+    """barriers="raw": the first version's hand-written ring (thread r of each
+    consumer warpgroup arrives on CTA r's empty barrier, `sem` the order)."""
+    ptx = compiled(bn=256, cluster=2, barriers="raw", release_sem=sem).ptx
+    form = "release" if sem is None else "relaxed"
+    arrives = re.findall(rf"@%p\d+ mbarrier\.arrive\.{form}\.cluster\.shared::cluster\.b64 _, "
+                         r"\[%rd\d+\];", ptx)
+    assert len(arrives) == 2, arrives
+    assert "fence.release.sync_restrict" not in ptx
+    assert "wgmma.wait_group.sync.aligned \t1" in ptx
+
+
+def test_default_config_is_the_cluster_multicast_pipe():
     cfg = gemm.Config()
-    assert (cfg.bn, cfg.stages, cfg.cluster, cfg.release_sem) == (256, 4, 2, "relaxed")
+    assert (cfg.bn, cfg.stages, cfg.cluster, cfg.barriers, cfg.unroll) == (256, 4, 2, "pipe", 1)
 
 
 def test_config_rules():
@@ -87,6 +109,10 @@ def test_config_rules():
         gemm.Config(bn=256, stages=5)
     with pytest.raises(ValueError, match="cluster"):
         gemm.Config(cluster=4)
+    with pytest.raises(ValueError, match="raw ring"):
+        gemm.Config(release_sem="relaxed")            # a pipe derives its release
+    with pytest.raises(ValueError, match="pipe ring"):
+        gemm.Config(barriers="raw", unroll=2)
     assert gemm.Config(bn=256, cluster=2).b_box_rows == 128
     assert gemm.Config(bn=128).grid(1000, 1000) == 8 * 8
     assert gemm.Config(bn=128, cluster=2).grid(1000, 1000) == 8 * 8
@@ -121,6 +147,7 @@ def test_device_runner_needs_no_mlir():
 def test_elected_full_wait():
     """full_wait="elect": one acquire.cluster waiter per consumer warpgroup,
     then bar.sync of the warpgroup (named barrier 1 or 2, 128 threads)."""
-    ptx = compiled(bn=256, cluster=2, release_sem="relaxed", full_wait="elect").ptx
+    ptx = compiled(bn=256, cluster=2, barriers="raw", release_sem="relaxed",
+                   full_wait="elect").ptx
     assert re.search(r"bar\.sync %r\d+, 128;", ptx)
     assert "mbarrier.try_wait.parity.acquire.cluster.shared.b64" in ptx

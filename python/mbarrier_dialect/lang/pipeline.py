@@ -36,12 +36,40 @@ from . import values as V
 from .barriers import MBarrier, _tensor_map_ptr
 from .kernel import current_kernel, verified
 from .smem import SmemBuffer, SmemPool, byte_offset
-from .values import IntLike, Value
+from .values import DType, IntLike, Value
 
-__all__ = ["Pipeline", "Producer", "Consumer", "ProducerSlot", "ConsumerSlot"]
+__all__ = ["Pipeline", "Producer", "Consumer", "ProducerSlot", "ConsumerSlot", "StageBuffer"]
 
 _KINDS = ("tma", "arrive", "tcgen05")
 _MULTICAST = ("none", "row", "col", "rowcol")
+
+
+class StageBuffer:
+    """Stage buffers at a shared-memory address that no pool lays out, for
+    example the launch's dynamic shared memory (``extern .shared``, the only
+    way past the 48 KiB of a static allocation): `shape` elements of
+    `dtype` at `ptr` (an ``!llvm.ptr<3>``), the stage first, as for a pool
+    buffer. ``slot.stage_ptr``, ``slot.cp_async_bulk`` and
+    ``slot.cp_async_bulk_tensor`` take it where they take an
+    :class:`SmemBuffer`; aligning `ptr` (a TMA swizzle wants 128 to 1024
+    bytes) and keeping the buffers apart is the caller's part::
+
+        a_stages = StageBuffer(dyn_ptr, (depth, 128, 64), "bf16")
+        slot.cp_async_bulk_tensor(a_stages, tmap, [row, col], box_bytes=16384)
+    """
+
+    def __init__(self, ptr: ir.Value, shape: Sequence[int], dtype: DType):
+        if not isinstance(ptr, ir.Value) or str(ptr.type) != "!llvm.ptr<3>":
+            raise TypeError(f"a stage buffer's ptr is an !llvm.ptr<3> value, got "
+                            f"{getattr(ptr, 'type', type(ptr).__name__)}")
+        self.shape = tuple(_count(s, "a buffer extent") for s in shape)
+        if not self.shape or any(s < 1 for s in self.shape):
+            raise ValueError(f"a buffer shape has positive extents, got {self.shape}")
+        self.dtype: ir.Type = V.dtype(dtype)
+        self.nbytes = V.dtype_nbytes(self.dtype)
+        for s in self.shape:
+            self.nbytes *= s
+        self.ptr = ptr
 
 
 def _name(value, allowed: Sequence[str], what: str) -> str:
@@ -202,9 +230,10 @@ class _Slot:
             self._index = V.wrap(mbarrier.PipeStageOp(self.value).result)
         return self._index
 
-    def stage_ptr(self, buffer: SmemBuffer) -> ir.Value:
+    def stage_ptr(self, buffer: SmemBuffer | StageBuffer) -> ir.Value:
         """The ``!llvm.ptr<3>`` of this stage's part of `buffer`, whose
-        first dimension is the stage (``pool.alloc((depth, ...), dtype)``)."""
+        first dimension is the stage (``pool.alloc((depth, ...), dtype)``
+        or a :class:`StageBuffer`)."""
         if buffer.shape[0] != self.pipe.depth:
             raise ValueError(f"the buffer's first dimension is the stage ({self.pipe.depth}), "
                              f"its shape is {buffer.shape}")
@@ -223,7 +252,7 @@ class ProducerSlot(_Slot):
         that complete on it."""
         return verified(mbarrier.PipeFullPtrOp(self.pipe.value, self.value)).result
 
-    def cp_async_bulk(self, buffer: SmemBuffer, src: ir.Value, *, src_index: IntLike = 0,
+    def cp_async_bulk(self, buffer: SmemBuffer | StageBuffer, src: ir.Value, *, src_index: IntLike = 0,
                       nbytes: int | None = None) -> None:
         """``cp.async.bulk`` of `nbytes` (default: one stage of `buffer`)
         from element `src_index` of `src` into this stage of `buffer`."""
@@ -233,7 +262,7 @@ class ProducerSlot(_Slot):
         verified(mbarrier.PipeCpAsyncBulkOp(self.pipe.value, self.value, self.stage_ptr(buffer),
                                             source, V.as_i32(nbytes)))
 
-    def cp_async_bulk_tensor(self, buffer: SmemBuffer, tensor_map: ir.Value,
+    def cp_async_bulk_tensor(self, buffer: SmemBuffer | StageBuffer, tensor_map: ir.Value,
                              coords: Sequence[IntLike], *, box_bytes: int,
                              multicast: str | None = None,
                              byte_offset_in_stage: IntLike = 0) -> None:
