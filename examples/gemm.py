@@ -509,8 +509,8 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
          seed: int | None = None, name: str | None = None) -> manifest.Case:
     """The GEMM on small integer-valued bf16 inputs (every product and sum
     exact in f32, so the f32 output is checked exactly), shape not a multiple
-    of the tile, for a manifest run (`shared_mem` must be set to
-    ``cfg.smem_bytes`` in the manifest entry: see bench/gemm/build.py)."""
+    of the tile, for a manifest run (launched with ``cfg.smem_bytes`` of
+    dynamic shared memory)."""
     cfg = cfg or Config(bn=128, stages=4, out="f32")
     rng = np.random.default_rng(seed)
     a = rng.integers(-3, 4, (M, K)).astype(np.float32)
@@ -527,7 +527,7 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
                                swizzle="128B"),
             manifest.buffer("c", fill=-1, shape=[M, N], dtype=out_dtype),
             manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
-        {"c": expect}, inputs={"a": ab, "b": bb})
+        {"c": expect}, inputs={"a": ab, "b": bb}, shared_mem=cfg.smem_bytes)
 
 
 def main() -> None:

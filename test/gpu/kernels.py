@@ -27,7 +27,7 @@ from mbarrier_dialect.runtime import validate_launch_shape
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 # The Python examples, each in the suite through its case().
 EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy",
-                   "tma_pipeline")
+                   "tma_pipeline", "gemm")
 
 
 def example(name: str):
@@ -350,6 +350,15 @@ def tma_pipeline(cluster: int = 1, depth: int = 4, warps: int = 2, tiles: int = 
                                         rows=rows)
 
 
+def gemm_example(cluster: int = 1) -> Case:
+    """examples/gemm.py (TMA + wgmma, its operand ring a lang.Pipeline): a
+    GEMM of a shape off the tile on small integers, its f32 output checked
+    exactly; `cluster` 2: the B tile multicast along a 2 x 1 cluster."""
+    module = example("gemm")
+    cfg = module.Config(bn=128, stages=4, out="f32", cluster=cluster)
+    return module.case(200, 328, 200, cfg, seed=5, name=f"gemm_c{cluster}_exact")
+
+
 # The pipelines of issue 12: a 1-CTA TMA ring, 2- and 4-CTA multicast
 # clusters with remote release, a deep ring (D = 8) with one consumer warp;
 # the stress shapes fill every SM.
@@ -398,7 +407,8 @@ SUITES = {
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
-             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob")] + PIPES,
+             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob")] + PIPES
+            + [lambda: gemm_example(1), lambda: gemm_example(2)],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
                  lambda: operators(512), first_example,
@@ -406,7 +416,8 @@ SUITES = {
                  lambda: producer_consumer_example(4, 256),
                  lambda: cluster_ring_example(64), bulk_copy_example,
                  lambda: tma_pipeline(1, 4, 2, tiles=16), lambda: tma_pipeline(2, 4, 2, tiles=16),
-                 lambda: tma_pipeline(4, 2, 1, tiles=16), lambda: tma_pipeline(1, 8, 1, tiles=24)],
+                 lambda: tma_pipeline(4, 2, 1, tiles=16), lambda: tma_pipeline(1, 8, 1, tiles=24),
+                 lambda: gemm_example(2)],
     # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
     "stress-sanitize": [lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66),
                         lambda: tma_pipeline(4, 4, 2, tiles=8, clusters=33),

@@ -18,7 +18,8 @@ REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluste
                   "signal_peer": 0, "remote_pingpong": 0, "cluster_ring": 0,
                   # pipelines with row multicast: the release reaches each CTA of the row
                   "tma_pipeline_c2_d4_w2_x2": 0, "tma_pipeline_c4_d4_w2_x4": 0,
-                  "tma_pipeline_c2_d8_w1_x2": 0, "tma_pipeline_c4_d2_w4_x4": 0}
+                  "tma_pipeline_c2_d8_w1_x2": 0, "tma_pipeline_c4_d2_w4_x4": 0,
+                  "gemm_c2_exact": 0}
 # Every example of examples/ and the kernel that runs it in the suite.
 EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
                    "producer_consumer.py": ["producer_consumer_2stage", "producer_consumer_4stage"],
@@ -26,7 +27,8 @@ EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
                    "remote_pingpong.mlir": ["remote_pingpong"],
                    "tma_pipeline.py": ["tma_pipeline_c1_d4_w2_x1", "tma_pipeline_c2_d4_w2_x2",
                                        "tma_pipeline_c4_d4_w2_x4", "tma_pipeline_c1_d8_w1_x1",
-                                       "tma_pipeline_c2_d8_w1_x2", "tma_pipeline_c4_d2_w4_x4"]}
+                                       "tma_pipeline_c2_d8_w1_x2", "tma_pipeline_c4_d2_w4_x4"],
+                   "gemm.py": ["gemm_c1_exact", "gemm_c2_exact"]}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +40,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 20 and len(set(names)) == 20
+    assert len(names) == 22 and len(set(names)) == 22
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
