@@ -359,12 +359,94 @@ def gemm_example(cluster: int = 1) -> Case:
     return module.case(200, 328, 200, cfg, seed=5, name=f"gemm_c{cluster}_exact")
 
 
+def tma_pipeline_rowcol(depth: int = 4, warps: int = 2, tiles: int = 48,
+                        clusters: int = 1) -> Case:
+    """A 2 x 2 cluster pipe with ``multicast="rowcol"`` (CUTLASS's GEMM
+    shape): each stage holds an A tile shared by the CTAs of a row and a B
+    tile shared by the CTAs of a column. Each CTA loads half of its row's A
+    tile (multicast along the row) and half of its column's B tile (along
+    the column); each consumer warp releases the stage to the 3 CTAs that
+    write into it (the derived empty count: warps x 3). Every CTA's sums of
+    its A and B tiles checked exactly."""
+    from mlir.dialects import gpu as gpu_d
+
+    from mbarrier_dialect import lang
+    from mbarrier_dialect.lang import Pipeline
+
+    rows, cols = 16, 64                  # two 4 KiB tiles per stage
+    half, tile = rows // 2, rows * cols
+    name = f"tma_pipeline_rowcol_d{depth}_w{warps}_x{4 * clusters}"
+    with Kernel(name, block=32 * (warps + 1), grid=(2, 2 * clusters), cluster=(2, 2),
+                params=[("a", "ptr"), ("b", "ptr"), ("amap", "ptr"), ("bmap", "ptr"),
+                        ("out", "ptr")]) as k:
+        pool = k.smem_pool()
+        pipe = Pipeline(pool, depth, kind="tma", consumers=warps, multicast="rowcol")
+        stages = pool.alloc((depth, 2 * tile), "i32", align=128)
+        pool.commit()
+        k.prologue(pipes=[pipe])
+        tid, rank = k.thread_rank(), k.cluster_rank()
+        x, y = rank % 2, rank // 2
+        c = lang.as_i32(gpu_d.BlockIdOp(gpu_d.Dimension.y).result) // 2   # the cluster
+        with if_then(tid == 0):
+            producer = pipe.producer()
+            for t in lang.range(tiles, carry=[producer]):
+                slot = producer.acquire()
+                arow = ((c * 2 + y) * tiles + t) * rows + x * half    # my half of my row's A
+                brow = ((c * 2 + x) * tiles + t) * rows + y * half    # my half of my column's B
+                slot.cp_async_bulk_tensor(stages, k.param("amap"), [arow, 0],
+                                          box_bytes=half * cols * 4, multicast="row",
+                                          byte_offset_in_stage=x * (half * cols * 4))
+                slot.cp_async_bulk_tensor(stages, k.param("bmap"), [brow, 0],
+                                          box_bytes=half * cols * 4, multicast="col",
+                                          byte_offset_in_stage=tile * 4 + y * (half * cols * 4))
+                slot.commit(bytes=2 * tile * 4)
+            producer.tail()
+        with if_then(tid >= 32):
+            me = tid - 32
+            consumer = pipe.consumer()
+            loop = lang.range(tiles, carry=[consumer, 0, 0])
+            for _ in loop:
+                _, sa, sb = loop.carry
+                slot = consumer.wait()
+                for j in range(tile // (32 * warps)):
+                    sa = sa + stages.load((slot.index, me + j * 32 * warps))
+                    sb = sb + stages.load((slot.index, tile + me + j * 32 * warps))
+                k.sync_warp()
+                slot.release(pred=(me % 32) == 0)
+                loop.next(consumer, sa, sb)
+            _, sa, sb = loop.results
+            cta = (c * 4 + rank) * (64 * warps)
+            k.store(sa, k.param("out"), cta + me)
+            k.store(sb, k.param("out"), cta + 32 * warps + me)
+        k.epilogue()
+    rng = np.random.default_rng(17)
+    seqs = clusters * 2 * tiles
+    a = rng.integers(-2**31, 2**31 - 1, (seqs * rows, cols), dtype=np.int32)
+    b = rng.integers(-2**31, 2**31 - 1, (seqs * rows, cols), dtype=np.int32)
+
+    def sums(data, seq):
+        part = data.reshape(clusters * 2, tiles, -1, 32 * warps)[seq].astype(np.int64)
+        return ((part.sum(axis=(0, 1)) + 2**31) % 2**32 - 2**31).astype(np.int32)
+
+    expect = np.zeros((clusters * 4, 64 * warps), np.int32)
+    for cl in range(clusters):
+        for r in range(4):
+            xx, yy = r % 2, r // 2
+            expect[cl * 4 + r, :32 * warps] = sums(a, cl * 2 + yy)
+            expect[cl * 4 + r, 32 * warps:] = sums(b, cl * 2 + xx)
+    return Case(k, [buffer("a", a), buffer("b", b),
+                    tensormap("a", a.shape, (half, cols)), tensormap("b", b.shape, (half, cols)),
+                    buffer("out", fill=-1, shape=[clusters * 4, 64 * warps])],
+                {"out": expect}, inputs={"a": a, "b": b})
+
+
 # The pipelines of issue 12: a 1-CTA TMA ring, 2- and 4-CTA multicast
 # clusters with remote release, a deep ring (D = 8) with one consumer warp;
 # the stress shapes fill every SM.
 PIPES = [lambda: tma_pipeline(1, 4, 2), lambda: tma_pipeline(2, 4, 2),
          lambda: tma_pipeline(4, 4, 2), lambda: tma_pipeline(1, 8, 1, tiles=200),
-         lambda: tma_pipeline(2, 8, 1, tiles=200), lambda: tma_pipeline(4, 2, 4)]
+         lambda: tma_pipeline(2, 8, 1, tiles=200), lambda: tma_pipeline(4, 2, 4),
+         tma_pipeline_rowcol, lambda: tma_pipeline_rowcol(2, 1, tiles=8, clusters=33)]
 
 
 # The suites: the functional suite, a smaller one for compute-sanitizer
@@ -440,7 +522,8 @@ SUITES["pipes-sanitize"] = [lambda: tma_pipeline(1, 4, 2, tiles=16),
                             lambda: tma_pipeline(2, 4, 2, tiles=16),
                             lambda: tma_pipeline(4, 2, 1, tiles=16),
                             lambda: tma_pipeline(1, 8, 1, tiles=24),
-                            lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66)]
+                            lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66),
+                            lambda: tma_pipeline_rowcol(tiles=8)]
 SUITES["pipes-stress"] = [lambda: tma_pipeline(2, 4, 2, tiles=400, clusters=66),
                           lambda: tma_pipeline(4, 4, 2, tiles=400, clusters=33),
                           lambda: tma_pipeline(1, 8, 1, tiles=400, clusters=132)]

@@ -32,6 +32,8 @@ grep -E "SUMMARY|^(PASS|FAIL|ERROR|HANG) " "$OUT/pipes-sanitize.log" | sort | un
 echo "== pipes stress (every SM)"
 timeout 120 python3 test/gpu/run_manifest.py .gpu/pipes-stress --repeat 3 --log "$OUT/pipes-stress.log" || status=1
 
+if [ -n "${NO_BENCH:-}" ]; then exit $status; fi   # NO_BENCH=1: the suites only
+
 echo "== streaming and multicast benchmarks"
 # ONLY=multicast skips the streaming part (ONLY=stream the multicast one).
 timeout 200 python3 bench/run_stream.py .gpu/stream ${ONLY:+--only $ONLY} --json "$OUT/stream.json" \

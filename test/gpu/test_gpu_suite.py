@@ -19,7 +19,8 @@ REMOTE_KERNELS = {"pingpong_2cta": 0, "predicated_remote": 1, "all_to_one_cluste
                   # pipelines with row multicast: the release reaches each CTA of the row
                   "tma_pipeline_c2_d4_w2_x2": 0, "tma_pipeline_c4_d4_w2_x4": 0,
                   "tma_pipeline_c2_d8_w1_x2": 0, "tma_pipeline_c4_d2_w4_x4": 0,
-                  "gemm_c2_exact": 0}
+                  "gemm_c2_exact": 0, "tma_pipeline_rowcol_d4_w2_x4": 0,
+                  "tma_pipeline_rowcol_d2_w1_x132": 0}
 # Every example of examples/ and the kernel that runs it in the suite.
 EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
                    "producer_consumer.py": ["producer_consumer_2stage", "producer_consumer_4stage"],
@@ -40,7 +41,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 22 and len(set(names)) == 22
+    assert len(names) == 24 and len(set(names)) == 24
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
