@@ -55,6 +55,38 @@ inline bool moduleAllowsReleaseFence(gpu::GPUModuleOp module,
   });
 }
 
+/// The answer per op, for a pass with `chip`/`features` options: from the
+/// targets of the op's gpu.module (cached per module), else from the options
+/// (none when `chip` is empty: no).
+class ReleaseFenceSupport {
+public:
+  /// Fails (after reporting at `root`) when the options name no valid target.
+  static FailureOr<ReleaseFenceSupport> get(Operation *root, StringRef chip,
+                                            StringRef features) {
+    ReleaseFenceSupport support;
+    if (chip.empty())
+      return support;
+    FailureOr<NVPTXTarget> target =
+        parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
+    if (failed(target))
+      return failure();
+    support.fallback = supportsReleaseFence(*target, /*derivable=*/true);
+    return support;
+  }
+
+  bool operator()(Operation *op) {
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    auto [it, inserted] = allowedIn.try_emplace(module, false);
+    if (inserted)
+      it->second = moduleAllowsReleaseFence(module, fallback);
+    return it->second;
+  }
+
+private:
+  std::optional<bool> fallback;
+  DenseMap<Operation *, bool> allowedIn; // per gpu.module (null: none)
+};
+
 } // namespace mlir::mbarrier
 
 #endif // MBARRIER_CONVERSION_FENCESUPPORT_H

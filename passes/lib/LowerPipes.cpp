@@ -418,22 +418,11 @@ struct MBarrierLowerPipes
     MLIRContext *ctx = &getContext();
     // Where the restricted release fence exists: per gpu.module, from its
     // targets, else from the options.
-    std::optional<bool> fallback;
-    if (!chip.empty()) {
-      FailureOr<NVPTXTarget> target = parseNVPTXTarget(
-          chip, features, [&] { return getOperation()->emitError(); });
-      if (failed(target))
-        return signalPassFailure();
-      fallback = supportsReleaseFence(*target, /*derivable=*/true);
-    }
-    DenseMap<Operation *, bool> allowedIn;
-    auto restrictedFence = [&](Operation *op) {
-      auto module = op->getParentOfType<gpu::GPUModuleOp>();
-      auto [it, inserted] = allowedIn.try_emplace(module, false);
-      if (inserted)
-        it->second = moduleAllowsReleaseFence(module, fallback);
-      return it->second;
-    };
+    FailureOr<ReleaseFenceSupport> support =
+        ReleaseFenceSupport::get(getOperation(), chip, features);
+    if (failed(support))
+      return signalPassFailure();
+    auto restrictedFence = [&](Operation *op) { return (*support)(op); };
     TypeConverter types;
     types.addConversion([](Type t) { return t; });
     types.addConversion([](PipeType t) -> Type {

@@ -51,29 +51,16 @@ struct MergeReleaseFencesPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    std::optional<bool> fallback; // the options' answer, for modules without a target
-    if (!chip.empty()) {
-      FailureOr<NVPTXTarget> target =
-          parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
-      if (failed(target))
-        return signalPassFailure();
-      fallback = supportsReleaseFence(*target, /*derivable=*/true);
-    }
-
-    DenseMap<Operation *, bool> allowedIn; // per gpu.module (null: none)
-    auto allowed = [&](Operation *op) {
-      auto module = op->getParentOfType<gpu::GPUModuleOp>();
-      auto [it, inserted] = allowedIn.try_emplace(module, false);
-      if (inserted)
-        it->second = moduleAllowsReleaseFence(module, fallback);
-      return it->second;
-    };
+    FailureOr<ReleaseFenceSupport> allowed =
+        ReleaseFenceSupport::get(root, chip, features);
+    if (failed(allowed))
+      return signalPassFailure();
 
     SmallVector<SmallVector<Operation *>> groups;
     root->walk([&](Block *block) {
       SmallVector<Operation *> run;
       auto flush = [&] {
-        if (run.size() >= 2 && allowed(run.front()))
+        if (run.size() >= 2 && (*allowed)(run.front()))
           groups.push_back(run);
         run.clear();
       };
