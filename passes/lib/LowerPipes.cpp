@@ -66,6 +66,20 @@ Value barrierIndex(OpBuilder &b, Location loc, Value stage, unsigned depth,
                                arith::ConstantIndexOp::create(b, loc, depth));
 }
 
+/// What a side waits on for the slot at `count`: the producer the empty
+/// barrier of the stage, the consumer the full one.
+struct WaitTarget {
+  Value stage; // index
+  Value index; // the barrier's index in the group
+  Value phase; // i32 parity (the producer waits with phase_offset 1)
+};
+
+WaitTarget waitTarget(OpBuilder &b, Location loc, Value count, unsigned depth,
+                      bool producer) {
+  StagePhase sp = stagePhase(b, loc, count, depth);
+  return {sp.stage, barrierIndex(b, loc, sp.stage, depth, producer), sp.phase};
+}
+
 /// The rank of this CTA in its cluster and its (x, y) position in the pipe's
 /// cluster shape: rank = x + X * y.
 struct ClusterPos {
@@ -207,21 +221,20 @@ struct PipeEnterLowering : OpConversionPattern<EnterOp> {
   matchAndRewrite(EnterOp op, typename EnterOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    unsigned d = pipeOf(op.getPipe()).getDepth();
-    StagePhase sp = stagePhase(rewriter, loc, adaptor.getState(), d);
-    Value index = barrierIndex(rewriter, loc, sp.stage, d, kProducer);
+    WaitTarget at = waitTarget(rewriter, loc, adaptor.getState(),
+                               pipeOf(op.getPipe()).getDepth(), kProducer);
     Value notReady;
     if (Value ready = adaptor.getReady())
       notReady = arith::XOrIOp::create(
           rewriter, loc, ready,
           arith::ConstantIntOp::create(rewriter, loc, 1, 1));
     guarded(rewriter, loc, notReady, [&](OpBuilder &b) {
-      WaitOp::create(b, loc, adaptor.getPipe(), index, sp.phase,
+      WaitOp::create(b, loc, adaptor.getPipe(), at.index, at.phase,
                      /*phase_offset=*/kProducer ? 1u : 0u, nullptr, nullptr);
     });
     Value next = arith::AddIOp::create(rewriter, loc, adaptor.getState(),
                                        i32Const(rewriter, loc, 1));
-    rewriter.replaceOp(op, {sp.stage, next});
+    rewriter.replaceOp(op, {at.stage, next});
     return success();
   }
 };
@@ -232,12 +245,10 @@ struct PipeTryLowering : OpConversionPattern<TryOp> {
   LogicalResult
   matchAndRewrite(TryOp op, typename TryOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    unsigned d = pipeOf(op.getPipe()).getDepth();
-    StagePhase sp = stagePhase(rewriter, loc, adaptor.getState(), d);
-    Value index = barrierIndex(rewriter, loc, sp.stage, d, kProducer);
+    WaitTarget at = waitTarget(rewriter, op.getLoc(), adaptor.getState(),
+                               pipeOf(op.getPipe()).getDepth(), kProducer);
     rewriter.replaceOpWithNewOp<TryWaitOp>(
-        op, adaptor.getPipe(), index, sp.phase,
+        op, adaptor.getPipe(), at.index, at.phase,
         rewriter.getI32IntegerAttr(kProducer ? 1 : 0), nullptr, nullptr);
     return success();
   }
@@ -329,9 +340,9 @@ struct PipeTailLowering : OpConversionPattern<PipeTailOp> {
         rewriter, loc, lb, ub, step, ValueRange{},
         [&](OpBuilder &b, Location l, Value k, ValueRange) {
           Value count = arith::AddIOp::create(b, l, state, k);
-          StagePhase sp = stagePhase(b, l, count, d);
-          WaitOp::create(b, l, group, barrierIndex(b, l, sp.stage, d, true),
-                         sp.phase, 1u, nullptr, nullptr);
+          WaitTarget at = waitTarget(b, l, count, d, /*producer=*/true);
+          WaitOp::create(b, l, group, at.index, at.phase, 1u, nullptr,
+                         nullptr);
           scf::YieldOp::create(b, l);
         });
     rewriter.eraseOp(op);
