@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Dialect/MBarrier.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
@@ -181,9 +182,31 @@ static std::optional<int64_t> constantOf(Value value) {
 }
 
 /// The op that made `slot` (pipe.acquire or pipe.wait), if any.
+/// The value an `scf.for` carries into `v` when `v` is one of its
+/// iter_args or results (its init operand), else null.
+static Value carriedFrom(Value v) {
+  if (auto result = dyn_cast<OpResult>(v)) {
+    if (auto loop = dyn_cast<scf::ForOp>(result.getOwner()))
+      return loop.getInits()[result.getResultNumber()];
+    return {};
+  }
+  auto arg = cast<BlockArgument>(v);
+  auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
+  if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
+    return {};
+  return loop.getInits()[arg.getArgNumber() - loop.getNumInductionVars()];
+}
+
+/// The op that made `slot` (pipe.acquire or pipe.wait), following the
+/// scf.for loops that carry it; null for any other origin.
 static Operation *slotSource(Value slot) {
-  Operation *def = slot.getDefiningOp();
-  return isa_and_nonnull<PipeAcquireOp, PipeWaitOp>(def) ? def : nullptr;
+  while (slot) {
+    Operation *def = slot.getDefiningOp();
+    if (isa_and_nonnull<PipeAcquireOp, PipeWaitOp>(def))
+      return def;
+    slot = carriedFrom(slot);
+  }
+  return nullptr;
 }
 
 /// A use of a slot (whose role its type fixes): a slot from pipe.acquire or
@@ -196,8 +219,8 @@ static LogicalResult checkSlotUse(Operation *op, Value pipe, Value slot) {
            << (cast<SlotType>(slot.getType()).getRole() == PipeRole::producer
                    ? "acquire"
                    : "wait")
-           << " in the same function; a slot cannot be passed in a block or "
-              "function argument";
+           << " in the same function (or carried from one by scf.for); a slot "
+              "cannot be passed in a function or block argument";
   if (source->getOperand(0) != pipe)
     return op->emitOpError() << "uses a slot of another pipe";
   return success();
@@ -223,18 +246,40 @@ static SmallVector<Operation *> usersInOrder(Value value) {
   return users;
 }
 
+/// A use that hands a slot on to an scf.for: as an init operand (the loop
+/// then carries it: its iter_arg and its result are slots to consume once
+/// each) or as an operand of the body's scf.yield (the next iteration's
+/// iter_arg, or the result, consumes it).
+static bool isCarry(Operation *user) {
+  return isa<scf::ForOp>(user) ||
+         (isa<scf::YieldOp>(user) && isa<scf::ForOp>(user->getParentOp()));
+}
+
+/// The linearity of the slot `slot`, made by `enter` (acquire or wait) or
+/// carried from it by an scf.for: exactly one consuming op (`Consumer`, or a
+/// carry into or around a loop) in the block that holds the value, every
+/// other use a reader placed before it; carried values, recursively, the
+/// same. `carried` names the loop value in the messages.
 template <typename Consumer>
 static LogicalResult checkSlotLinear(Operation *enter, Value slot,
-                                     StringRef consumerName,
-                                     StringRef verb) {
+                                     StringRef consumerName, StringRef verb,
+                                     StringRef carried = "") {
+  auto error = [&]() {
+    InFlightDiagnostic diag = enter->emitOpError() << "makes a slot that ";
+    if (!carried.empty())
+      diag << "(" << carried << ") ";
+    return diag;
+  };
+  Block *block = isa<BlockArgument>(slot)
+                     ? cast<BlockArgument>(slot).getOwner()
+                     : slot.getDefiningOp()->getBlock();
   Operation *consumer = nullptr;
   for (Operation *user : usersInOrder(slot)) {
-    if (isa<Consumer>(user)) {
+    if (isa<Consumer>(user) || isCarry(user)) {
       if (consumer) {
-        InFlightDiagnostic diag = enter->emitOpError()
-                                  << "makes a slot that is " << verb
-                                  << " twice: each slot is " << verb
-                                  << " exactly once";
+        InFlightDiagnostic diag = error() << "is " << verb
+                                          << " twice: each slot is " << verb
+                                          << " exactly once";
         diag.attachNote(user->getLoc()) << "second " << consumerName;
         return diag;
       }
@@ -243,26 +288,23 @@ static LogicalResult checkSlotLinear(Operation *enter, Value slot,
     }
     if (isSlotReader(user))
       continue;
-    InFlightDiagnostic diag = enter->emitOpError()
-                              << "makes a slot that leaves it through '"
-                              << user->getName()
-                              << "': a slot stays in the block that took it "
-                                 "and is "
-                              << verb << " there";
+    InFlightDiagnostic diag =
+        error() << "leaves its block through '" << user->getName()
+                << "': a slot stays in the block that took it (or is carried "
+                   "by an scf.for) and is "
+                << verb << " there";
     diag.attachNote(user->getLoc()) << "used here";
     return diag;
   }
-  Block *block = enter->getBlock();
   if (!consumer)
-    return enter->emitOpError()
-           << "makes a slot that is never " << verb << ": " << consumerName
-           << " it exactly once, in the same block";
+    return error() << "is never " << verb << ": " << consumerName
+                   << " it exactly once, in the same block";
   if (consumer->getBlock() != block) {
     InFlightDiagnostic diag =
-        enter->emitOpError()
-        << "makes a slot that is " << verb
-        << " inside a nested region: " << consumerName
-        << " it in the block that took it, so that every path does it once";
+        error() << "is " << verb << " inside a nested region: "
+                << consumerName
+                << " it in the block that took it, so that every path does "
+                   "it once";
     diag.attachNote(consumer->getLoc()) << consumerName << " here";
     return diag;
   }
@@ -275,6 +317,23 @@ static LogicalResult checkSlotLinear(Operation *enter, Value slot,
                                 << "uses a slot after it was " << verb;
       diag.attachNote(consumer->getLoc()) << verb << " here";
       return diag;
+    }
+  }
+  // Carried into a loop: the body's iter_arg and the loop's result are each
+  // consumed once (a yield hands the next one on).
+  if (auto loop = dyn_cast<scf::ForOp>(consumer)) {
+    for (auto [i, init] : llvm::enumerate(loop.getInits())) {
+      if (init != slot)
+        continue;
+      std::string arg = "carried by the scf.for as iter_arg #" +
+                        std::to_string(i) + " into its body";
+      std::string result = "carried out of the scf.for as result #" +
+                           std::to_string(i);
+      if (failed(checkSlotLinear<Consumer>(enter, loop.getRegionIterArg(i),
+                                           consumerName, verb, arg)) ||
+          failed(checkSlotLinear<Consumer>(enter, loop.getResult(i),
+                                           consumerName, verb, result)))
+        return failure();
     }
   }
   return success();

@@ -116,16 +116,47 @@ func.func @committed_on_one_path(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.p
 
 // -----
 
-func.func @slot_leaves_block(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error @+1 {{makes a slot that leaves it through 'scf.for': a slot stays in the block that took it and is released there}}
+func.func private @sink(!mbarrier.slot<consumer>)
+
+func.func @slot_leaves_block(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>) {
+  // expected-error @+1 {{makes a slot that leaves its block through 'func.call': a slot stays in the block that took it (or is carried by an scf.for) and is released there}}
   %slot, %next = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
   // expected-note @+1 {{used here}}
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %slot) -> !mbarrier.slot<consumer> {
-    scf.yield %s : !mbarrier.slot<consumer>
-  }
+  func.call @sink(%slot) : (!mbarrier.slot<consumer>) -> ()
   mbarrier.pipe.release %p[%slot] : !mbarrier.pipe<2, arrive>
+  return
+}
+
+// -----
+
+// A slot carried into a loop (released one trip later, as a consumer that
+// releases the previous stage does) must be released in the body...
+func.func @carried_slot_not_released_in_body(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{makes a slot that (carried by the scf.for as iter_arg #0 into its body) is never released: pipe.release it exactly once, in the same block}}
+  %first, %st1 = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
+  %last, %end = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %first, %s = %st1) -> (!mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>) {
+    %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<2, arrive>
+    scf.yield %slot, %next : !mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>
+  }
+  mbarrier.pipe.release %p[%last] : !mbarrier.pipe<2, arrive>
+  return
+}
+
+// -----
+
+// ... and the slot the loop carries out must be released after it.
+func.func @carried_slot_not_released_after_loop(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{makes a slot that (carried out of the scf.for as result #0) is never released}}
+  %first, %st1 = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
+  %last, %end = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %first, %s = %st1) -> (!mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>) {
+    %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<2, arrive>
+    mbarrier.pipe.release %p[%prev] : !mbarrier.pipe<2, arrive>
+    scf.yield %slot, %next : !mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>
+  }
   return
 }
 
@@ -143,7 +174,7 @@ func.func @use_after_commit(%p: !mbarrier.pipe<2, tma>, %st: !mbarrier.pipe_stat
 // -----
 
 func.func @slot_argument(%p: !mbarrier.pipe<2, arrive>, %slot: !mbarrier.slot<producer>) {
-  // expected-error @+1 {{takes a slot made by pipe.acquire in the same function; a slot cannot be passed in a block or function argument}}
+  // expected-error @+1 {{takes a slot made by pipe.acquire in the same function (or carried from one by scf.for); a slot cannot be passed in a function or block argument}}
   mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive>
   return
 }

@@ -84,6 +84,29 @@ func.func @consumer(%leader: i1, %n: i32) {
   return
 }
 
+// A consumer that releases each stage one trip later (after the next wait),
+// carrying the slot through the loop; the last one after the loop.
+// CHECK-LABEL: func.func @lagging_release(
+func.func @lagging_release(%n: index) {
+  %g = mbarrier.alloc : !mbarrier.group<8>
+  %p = mbarrier.pipe.create %g : !mbarrier.group<8> -> !mbarrier.pipe<4, tma>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %st = mbarrier.pipe.start : !mbarrier.pipe_state<consumer>
+  // CHECK: %[[FIRST:.*]], %[[ST1:.*]] = mbarrier.pipe.wait
+  %first, %st1 = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<4, tma>
+  // CHECK: %[[LAST:.*]]:2 = scf.for {{.*}} iter_args(%[[PREV:.*]] = %[[FIRST]], %{{.*}} = %[[ST1]]) -> (!mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>)
+  %last, %end = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %first, %s = %st1) -> (!mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>) {
+    %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<4, tma>
+    // CHECK: mbarrier.pipe.release %{{.*}}[%[[PREV]]]
+    mbarrier.pipe.release %p[%prev] : !mbarrier.pipe<4, tma>
+    scf.yield %slot, %next : !mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>
+  }
+  // CHECK: mbarrier.pipe.release %{{.*}}[%[[LAST]]#0]
+  mbarrier.pipe.release %p[%last] : !mbarrier.pipe<4, tma>
+  return
+}
+
 // The cluster forms: a 2 x 1 cluster multicasting along its row.
 // CHECK-LABEL: gpu.func @multicast(
 gpu.module @m {

@@ -87,6 +87,33 @@ func.func @consumer(%st: !mbarrier.pipe_state<consumer>, %leader: i1) {
   return
 }
 
+// A slot carried through the loop (released one trip later) is its stage,
+// an index iter_arg.
+// CHECK-LABEL: func.func @lagging_release(
+func.func @lagging_release(%n: index) {
+  %g = mbarrier.alloc : !mbarrier.group<4>
+  %p = mbarrier.pipe.create %g : !mbarrier.group<4> -> !mbarrier.pipe<2, arrive>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %st = mbarrier.pipe.start : !mbarrier.pipe_state<consumer>
+  // CHECK: %[[FIRST:.*]] = arith.index_castui
+  %first, %st1 = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
+  // CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[PREV:.*]] = %[[FIRST]], %{{.*}} = %{{.*}}) -> (index, i32) {
+  %last, %end = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %first, %s = %st1) -> (!mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>) {
+    // CHECK: %[[STAGE:.*]] = arith.index_castui
+    %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<2, arrive>
+    // CHECK: %[[E:.*]] = arith.addi %[[PREV]], %{{.*}} : index
+    // CHECK: mbarrier.arrive %{{.*}}[%[[E]]] : !mbarrier.group<4>
+    mbarrier.pipe.release %p[%prev] : !mbarrier.pipe<2, arrive>
+    // CHECK: scf.yield %[[STAGE]], %{{.*}} : index, i32
+    scf.yield %slot, %next : !mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>
+  }
+  // CHECK: %[[E2:.*]] = arith.addi %[[LOOP]]#0, %{{.*}} : index
+  // CHECK: mbarrier.arrive %{{.*}}[%[[E2]]] : !mbarrier.group<4>
+  mbarrier.pipe.release %p[%last] : !mbarrier.pipe<2, arrive>
+  return
+}
+
 // try_acquire tests the empty barrier with phase_offset 1.
 // CHECK-LABEL: func.func @try_acquire(
 func.func @try_acquire(%st: !mbarrier.pipe_state<producer>) -> i1 {

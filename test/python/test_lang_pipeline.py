@@ -156,3 +156,41 @@ def test_stage_buffers_have_the_stage_first():
             slot.stage_ptr(buf)
         slot.release()
     _ring(body=body)
+
+
+def test_a_slot_is_carried_once_through_a_loop():
+    """CUTLASS's lagging release: each stage released one trip later (after
+    the next wait), the last one after the loop."""
+    def body(k, pipe, tiles):
+        consumer = pipe.consumer()
+        first = consumer.wait()
+        loop = lang.range(1, 8, carry=[consumer, first])
+        for _ in loop:
+            _, prev = loop.carry
+            slot = consumer.wait()
+            prev.release()
+            loop.next(consumer, slot)
+        first.release()                        # the handle now holds the last slot
+    text = str(_ring(body=body).module)
+    loop = re.search(r"(%\w+):2 = scf\.for .*iter_args\(%\w+ = %next\w*, (%\w+) = %slot\w*\) -> "
+                     r"\(!mbarrier.pipe_state<consumer>, !mbarrier.slot<consumer>\)", text)
+    assert loop, text
+    assert f"mbarrier.pipe.release %3[{loop.group(2)}]" in text          # in the body
+    assert f"mbarrier.pipe.release %3[{loop.group(1)}#1]" in text        # after the loop
+
+
+def test_a_carried_slot_must_be_released_after_the_loop():
+    def body(k, pipe, tiles):
+        consumer = pipe.consumer()
+        body.line = inspect.currentframe().f_lineno + 1
+        first = consumer.wait()
+        loop = lang.range(1, 8, carry=[consumer, first])
+        for _ in loop:
+            _, prev = loop.carry
+            slot = consumer.wait()
+            prev.release()
+            loop.next(consumer, slot)
+    with pytest.raises(ValueError) as err:
+        _ring(body=body)
+    assert f":{body.line}:" in str(err.value)
+    assert "(carried out of the scf.for as result #1) is never released" in str(err.value)

@@ -223,6 +223,16 @@ class _Slot:
         self.value = slot
         self._index: Value | None = None
 
+    # The carry protocol of lang.range / for_range: a slot may be carried
+    # through a loop once (released in the next trip, e.g. after the next
+    # wait, and the last one after the loop), as the verifier allows.
+    def _carry_value(self) -> ir.Value:
+        return self.value
+
+    def _bind(self, value: ir.Value) -> None:
+        self.value = value
+        self._index = None
+
     @property
     def index(self) -> Value:
         """The stage (``index``), to address the stage's data."""
