@@ -308,8 +308,40 @@ Value checksync::rootOf(Value barriers) {
   return barriers;
 }
 
+/// [lo, hi) of the values `v` can take, where its definition bounds it.
+static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
+                                                          unsigned depth = 0) {
+  if (!v || depth > 16)
+    return std::nullopt;
+  if (std::optional<int64_t> c = constantOf(v))
+    return std::make_pair(*c, *c + 1);
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(def)) {
+    auto r = rangeOf(def->getOperand(0), depth + 1);
+    if (r && r->first >= 0)
+      return r; // nonnegative: the cast keeps the values
+    return std::nullopt;
+  }
+  if (isa<arith::RemUIOp>(def))
+    if (std::optional<int64_t> c = constantOf(def->getOperand(1)); c && *c > 0)
+      return std::make_pair(int64_t(0), *c);
+  if (isa<arith::AndIOp>(def))
+    for (Value operand : def->getOperands())
+      if (std::optional<int64_t> c = constantOf(operand); c && *c >= 0)
+        return std::make_pair(int64_t(0), *c + 1);
+  if (isa<arith::AddIOp>(def)) {
+    auto a = rangeOf(def->getOperand(0), depth + 1);
+    auto b = rangeOf(def->getOperand(1), depth + 1);
+    if (a && b)
+      return std::make_pair(a->first + b->first, a->second + b->second - 1);
+  }
+  return std::nullopt;
+}
+
 BarrierKey checksync::keyOf(Value barriers, Value index) {
-  return {rootOf(barriers), index, constantOf(index)};
+  return {rootOf(barriers), index, constantOf(index), rangeOf(index)};
 }
 
 bool BarrierKey::sameAs(const BarrierKey &other) const {
@@ -323,7 +355,13 @@ bool BarrierKey::sameAs(const BarrierKey &other) const {
 bool BarrierKey::differentFrom(const BarrierKey &other) const {
   if (root != other.root)
     return true;
-  return constIndex && other.constIndex && *constIndex != *other.constIndex;
+  if (constIndex && other.constIndex)
+    return *constIndex != *other.constIndex;
+  // Disjoint ranges: a pipeline's full barriers (stage) and empty ones
+  // (stage + D) are different barriers.
+  return range && other.range &&
+         (range->second <= other.range->first ||
+          other.range->second <= range->first);
 }
 
 std::optional<BarrierKey> checksync::barrierOf(Operation *op) {

@@ -93,6 +93,10 @@ struct BarrierKey {
   Value root;
   Value index;                  // the index operand
   std::optional<int64_t> constIndex;
+  /// The values the index can take, [first, second), where its definition
+  /// bounds it (a constant, `x mod C`, `x & C`, sums of those: a pipeline's
+  /// stage and stage + D).
+  std::optional<std::pair<int64_t, int64_t>> range;
 
   /// Certainly the same barrier (same group; equal constant indices or the
   /// same SSA index).

@@ -70,3 +70,54 @@ gpu.module @unpublished_init {
     gpu.return
   }
 }
+
+// -----
+
+// The same over-release in a multicast pipe: every consumer lane releases
+// to both CTAs of the row, 64 arrivals per phase on each empty barrier,
+// whose derived count is 2 (1 consumer x 2 CTAs). The checker tells the
+// empty barriers (stage + D) from the full ones (stage) by their index
+// ranges, so it knows the count.
+gpu.module @multicast_over_release {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %first = arith.cmpi eq, %t, %zero : i32
+    %consumer = arith.cmpi sge, %t, %c32 : i32
+    %g = mbarrier.alloc : !mbarrier.group<4>
+    %p = mbarrier.pipe.create %g : !mbarrier.group<4> -> !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+    scf.if %first {
+      mbarrier.pipe.init %p : !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+      mbarrier.fence_init
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    scf.if %first {
+      %st = mbarrier.pipe.start : !mbarrier.pipe_state<producer>
+      %end = scf.for %i = %c0 to %n step %c1 iter_args(%s = %st) -> !mbarrier.pipe_state<producer> {
+        %slot, %next = mbarrier.pipe.acquire %p, %s : !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+        mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+        scf.yield %next : !mbarrier.pipe_state<producer>
+      }
+      mbarrier.pipe.tail %p, %end : !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+    }
+    scf.if %consumer {
+      %st = mbarrier.pipe.start : !mbarrier.pipe_state<consumer>
+      %end = scf.for %i = %c0 to %n step %c1 iter_args(%s = %st) -> !mbarrier.pipe_state<consumer> {
+        %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+        // One report per CTA of the row (the release's two arrivals):
+        // expected-error @+2 {{arrives 64 times on a barrier of CTA 0 initialized with arrival count 2}}
+        // expected-error @+1 {{arrives 64 times on a barrier of CTA 1 initialized with arrival count 2}}
+        mbarrier.pipe.release %p[%slot] : !mbarrier.pipe<2, arrive, cluster = [2, 1], multicast = row>
+        scf.yield %next : !mbarrier.pipe_state<consumer>
+      }
+    }
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
