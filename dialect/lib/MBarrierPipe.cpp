@@ -398,31 +398,29 @@ LogicalResult PipeCreateOp::verify() {
 
 /// `ready` comes from the matching try op on the same state, when it comes
 /// from a try op at all.
-template <typename TryOp>
-static LogicalResult checkReady(Operation *op, Value ready, Value state) {
-  if (!ready)
-    return success();
-  if (auto test = ready.getDefiningOp<TryOp>())
-    if (test.getState() != state)
-      return op->emitOpError()
-             << "takes a ready flag that tested another state";
-  return success();
+/// acquire and wait: the state taken once, a ready flag from the matching
+/// try op on the same state, the slot consumed exactly once (`Consumer`).
+template <typename TryOp, typename Consumer, typename EnterOp>
+static LogicalResult verifyEnter(EnterOp op, StringRef consumerName,
+                                 StringRef verb) {
+  if (failed(checkStateTakenOnce(op, op.getPipe(), op.getState())))
+    return failure();
+  if (Value ready = op.getReady())
+    if (auto test = ready.template getDefiningOp<TryOp>())
+      if (test.getState() != op.getState())
+        return op.emitOpError()
+               << "takes a ready flag that tested another state";
+  return checkSlotLinear<Consumer>(op, op.getSlot(), consumerName, verb);
 }
 
 LogicalResult PipeAcquireOp::verify() {
-  if (failed(checkStateTakenOnce(*this, getPipe(), getState())) ||
-      failed(checkReady<PipeTryAcquireOp>(*this, getReady(), getState())))
-    return failure();
-  return checkSlotLinear<PipeCommitOp>(*this, getSlot(), "pipe.commit",
-                                       "committed");
+  return verifyEnter<PipeTryAcquireOp, PipeCommitOp>(*this, "pipe.commit",
+                                                     "committed");
 }
 
 LogicalResult PipeWaitOp::verify() {
-  if (failed(checkStateTakenOnce(*this, getPipe(), getState())) ||
-      failed(checkReady<PipeTryWaitOp>(*this, getReady(), getState())))
-    return failure();
-  return checkSlotLinear<PipeReleaseOp>(*this, getSlot(), "pipe.release",
-                                        "released");
+  return verifyEnter<PipeTryWaitOp, PipeReleaseOp>(*this, "pipe.release",
+                                                   "released");
 }
 
 LogicalResult PipeTailOp::verify() {
