@@ -89,6 +89,11 @@ class Config:
     # wgmmas (wait_group 0) before the next trip issues more; unroll=2 keeps
     # one wgmma group in flight across every other tile boundary.
     unroll: int = 1
+    # pipe: release each stage one trip late, after the next tile's wgmmas
+    # were issued and `wgmma.wait_group 1` (CUTLASS's consumer): the slot is
+    # carried once through the loop (the verifier checks it is released
+    # exactly once, in the next trip or after the loop).
+    lag: bool = False
     # raw only: the memory order of the consumer's slot release (None: the
     # dialect's default, release at cluster scope through a CTA id; measured
     # 478 TFLOP/s at 8192^3 against 613-713 for "relaxed", which orders
@@ -113,8 +118,12 @@ class Config:
                                         self.full_wait) != (None, None, "all"):
             raise ValueError("release_sem, full_wait_scope and full_wait are knobs of the raw "
                              "ring (barriers='raw'): a pipe derives its waits and releases")
-        if self.barriers == "raw" and self.unroll != 1:
-            raise ValueError("unroll is a knob of the pipe ring (barriers='pipe')")
+        if self.barriers == "raw" and (self.unroll != 1 or self.lag):
+            raise ValueError("unroll and lag are knobs of the pipe ring (barriers='pipe')")
+        if not isinstance(self.lag, bool):
+            raise TypeError(f"lag is a bool (a build-time choice), got {type(self.lag).__name__}")
+        if self.lag and self.unroll != 1:
+            raise ValueError("lag carries one slot per trip: it takes unroll=1")
         if isinstance(self.unroll, bool) or not isinstance(self.unroll, int) \
                 or not 1 <= self.unroll <= 4:
             raise ValueError(f"unroll is 1 to 4, got {self.unroll!r}")
@@ -392,6 +401,26 @@ def _pipe_consumer(cfg, pipe, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
 
     consumer = pipe.consumer()
     acc = llvm.mlir_zero(acc_type(cfg.bn))
+    if cfg.lag:
+        # Tile 0 first; then each trip waits on tile t, issues its wgmmas,
+        # waits for tile t-1's (wait_group 1) and releases t-1, carried in
+        # from the trip before; the last tile after the loop.
+        first = consumer.wait()
+        acc = _mma_k_tile(acc, smem_address(first.stage_ptr(a_stages)) + a_off,
+                          smem_address(first.stage_ptr(b_stages)), cfg.bn)
+        loop = lang.range(1, k_tiles, carry=[consumer, first, acc])
+        for _ in loop:
+            _, prev, acc = loop.carry
+            slot = consumer.wait()
+            acc = _mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
+                              smem_address(slot.stage_ptr(b_stages)), cfg.bn)
+            nvvm.WgmmaWaitGroupSyncOp(1)           # tile t-1's wgmmas are done
+            prev.release(pred=leader)
+            loop.next(consumer, slot, acc)
+        (_, _, acc) = loop.results
+        nvvm.WgmmaWaitGroupSyncOp(0)
+        first.release(pred=leader)                 # `first` now holds the last slot
+        return acc
     u = cfg.unroll
     loop = lang.range(k_tiles // u if u > 1 else k_tiles, carry=[consumer, acc])
     for _ in loop:

@@ -32,6 +32,8 @@ CONFIGS = {
     "c2_128": gemm.Config(bn=128, stages=6, cluster=2),
     "c2_256": gemm.Config(bn=256, stages=4, cluster=2),
     "c2_256_u2": gemm.Config(bn=256, stages=4, cluster=2, unroll=2),
+    "c1_256_lag": gemm.Config(bn=256, stages=4, cluster=1, lag=True),
+    "c2_256_lag": gemm.Config(bn=256, stages=4, cluster=2, lag=True),
     "c2_256_f32": gemm.Config(bn=256, stages=4, cluster=2, out="f32"),
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
@@ -44,6 +46,7 @@ CONFIGS = {
 # Exact checks (integer-valued inputs, f32 output): shapes off the tile; K
 # tiles 3 and 5 give the unrolled loops a trip and a remainder.
 EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256, 264, 136),
+         ("c2_256_lag", 328, 520, 136), ("c1_256_lag", 130, 260, 8),
          ("c2_128", 256, 256, 64), ("c1_256_u2", 136, 512, 264), ("c1_256", 130, 260, 8),
          ("c2_256_raw_r", 328, 520, 136)]
 

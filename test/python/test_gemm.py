@@ -151,3 +151,21 @@ def test_elected_full_wait():
                    full_wait="elect").ptx
     assert re.search(r"bar\.sync %r\d+, 128;", ptx)
     assert "mbarrier.try_wait.parity.acquire.cluster.shared.b64" in ptx
+
+
+def test_lagging_release_carries_the_slot_one_trip():
+    """Config(lag=True): each stage is released one trip late, after
+    `wgmma.wait_group 1` (the slot carried through the loop, which the
+    verifier accepts only when it is released exactly once); the last one
+    after the loop and `wait_group 0`."""
+    compiled_lag = compiled(bn=256, cluster=2, lag=True)
+    ptx = compiled_lag.ptx
+    assert compiled_lag.warnings == []
+    assert "wgmma.wait_group.sync.aligned \t1;" in ptx
+    assert "wgmma.wait_group.sync.aligned \t0;" in ptx
+    # one release in the loop, one after it: each the restricted fence and
+    # a relaxed arrival on both CTAs of the row
+    assert ptx.count("fence.release.sync_restrict::shared::cta.cluster;") == 2
+    assert ptx.count("mbarrier.arrive.relaxed.cluster.shared::cluster.b64") == 4
+    with pytest.raises(ValueError, match="takes unroll=1"):
+        gemm.Config(lag=True, unroll=2)
