@@ -21,7 +21,7 @@ using namespace mlir::mbarrier;
 // Shared checks
 //===----------------------------------------------------------------------===//
 
-static std::optional<int64_t> getConstant(Value value) {
+std::optional<int64_t> mlir::mbarrier::getConstantInt(Value value) {
   APInt result;
   if (value && matchPattern(value, m_ConstantInt(&result)))
     return result.getSExtValue();
@@ -179,7 +179,7 @@ Scope mlir::mbarrier::getDefaultWaitScope(Operation *op) {
 
 /// A constant barrier index must name one of the group's barriers.
 static LogicalResult verifyIndex(Operation *op, Value barriers, Value index) {
-  std::optional<int64_t> idx = getConstant(index);
+  std::optional<int64_t> idx = getConstantInt(index);
   unsigned depth = getDepth(barriers.getType());
   if (idx && (*idx < 0 || *idx >= depth))
     return op->emitOpError() << "barrier index " << *idx
@@ -191,7 +191,7 @@ static LogicalResult verifyIndex(Operation *op, Value barriers, Value index) {
 /// A constant operand must lie in [lo, hi].
 static LogicalResult verifyInRange(Operation *op, Value value, int64_t lo,
                                    int64_t hi, StringRef what) {
-  std::optional<int64_t> v = getConstant(value);
+  std::optional<int64_t> v = getConstantInt(value);
   if (v && (*v < lo || *v > hi))
     return op->emitOpError() << what << " " << *v << " is out of range ["
                              << lo << ", " << hi << "]";
@@ -239,7 +239,7 @@ static LogicalResult verifySem(Operation *op, std::optional<Semantics> sem,
 }
 
 static LogicalResult verifyPhase(Operation *op, Value phase) {
-  std::optional<int64_t> p = getConstant(phase);
+  std::optional<int64_t> p = getConstantInt(phase);
   if (p && *p != 0 && *p != 1)
     return op->emitOpError() << "phase must be 0 or 1, got " << *p;
   return success();
@@ -272,7 +272,7 @@ LogicalResult RemoteViewOp::verify() {
   // A negative attribute is ODS's to reject (MBarrier_CtaRankAttr).
   std::optional<int64_t> rank =
       getCtaRankAttr() ? std::optional<int64_t>(getCtaRankAttr().getInt())
-                       : getConstant(getRank());
+                       : getConstantInt(getRank());
   return verifyCtaRank(*this, rank);
 }
 
@@ -332,7 +332,7 @@ static LogicalResult verifyArrive(ArriveOp op) {
   if (failed(verifyIndex(op, op.getBarriers(), op.getIndex())) ||
       failed(verifyInRange(op, op.getCount(), 1, kMaxArriveCount,
                            "arrival count")) ||
-      failed(verifyCtaRank(op, getConstant(op.getCtaId()))))
+      failed(verifyCtaRank(op, getConstantInt(op.getCtaId()))))
     return failure();
   return verifySem(op, op.getSem(), Semantics::release, Semantics::relaxed,
                    "an mbarrier arrive");

@@ -12,7 +12,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -174,14 +173,6 @@ LogicalResult PipeType::verify(function_ref<InFlightDiagnostic()> emitError,
 // Shared slot and state checks
 //===----------------------------------------------------------------------===//
 
-static std::optional<int64_t> constantOf(Value value) {
-  APInt result;
-  if (value && matchPattern(value, m_ConstantInt(&result)))
-    return result.getSExtValue();
-  return std::nullopt;
-}
-
-/// The op that made `slot` (pipe.acquire or pipe.wait), if any.
 /// The value an `scf.for` carries into `v` when `v` is one of its
 /// iter_args or results (its init operand), else null.
 static Value carriedFrom(Value v) {
@@ -446,7 +437,7 @@ static LogicalResult checkCopy(Operation *op, Value pipe, Value slot) {
 LogicalResult PipeCpAsyncBulkOp::verify() {
   if (failed(checkCopy(*this, getPipe(), getSlot())))
     return failure();
-  std::optional<int64_t> size = constantOf(getSize());
+  std::optional<int64_t> size = getConstantInt(getSize());
   if (size && (*size <= 0 || *size % 16 || *size > kMaxTxCount))
     return emitOpError() << "copies a positive multiple of 16 bytes, at most "
                          << kMaxTxCount << ", got " << *size;
@@ -493,7 +484,7 @@ static std::optional<int64_t> staticDelivery(Value slot, PipeType pipe,
     int64_t bytes = 0;
     unsigned width = 1;
     if (auto copy = dyn_cast<PipeCpAsyncBulkOp>(user)) {
-      std::optional<int64_t> size = constantOf(copy.getSize());
+      std::optional<int64_t> size = getConstantInt(copy.getSize());
       if (!size)
         return std::nullopt;
       bytes = *size;
@@ -527,7 +518,7 @@ LogicalResult PipeCommitOp::verify() {
   if (!getBytes())
     return emitOpError() << "on a tma pipe states the bytes that land in "
                             "this CTA's stage (`bytes %n`)";
-  std::optional<int64_t> bytes = constantOf(getBytes());
+  std::optional<int64_t> bytes = getConstantInt(getBytes());
   if (!bytes)
     return success();
   if (*bytes < 0 || *bytes > kMaxTxCount)

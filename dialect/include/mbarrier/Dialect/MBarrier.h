@@ -63,6 +63,9 @@ namespace mlir::mbarrier {
 /// The number of barriers N of a `group<N>` or `remote<N>`.
 unsigned getDepth(Type barrierType);
 
+/// The value of `value` when it is an integer constant (sign-extended).
+std::optional<int64_t> getConstantInt(Value value);
+
 /// Limits of the mbarrier object (PTX ISA, "Contents of the mbarrier object").
 inline constexpr int64_t kMaxArriveCount = (1 << 20) - 1;
 inline constexpr int64_t kMaxTxCount = (1 << 20) - 1;
