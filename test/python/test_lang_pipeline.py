@@ -158,20 +158,28 @@ def test_stage_buffers_have_the_stage_first():
     _ring(body=body)
 
 
+def _lagging_consumer(pipe, release_last: bool) -> int:
+    """A consumer that releases each stage one trip later, carrying the slot;
+    the last one after the loop when `release_last`. Returns the line of the
+    first wait."""
+    consumer = pipe.consumer()
+    line = inspect.currentframe().f_lineno + 1
+    first = consumer.wait()
+    loop = lang.range(1, 8, carry=[consumer, first])
+    for _ in loop:
+        _, prev = loop.carry
+        slot = consumer.wait()
+        prev.release()
+        loop.next(consumer, slot)
+    if release_last:
+        first.release()                        # the handle now holds the last slot
+    return line
+
+
 def test_a_slot_is_carried_once_through_a_loop():
     """CUTLASS's lagging release: each stage released one trip later (after
     the next wait), the last one after the loop."""
-    def body(k, pipe, tiles):
-        consumer = pipe.consumer()
-        first = consumer.wait()
-        loop = lang.range(1, 8, carry=[consumer, first])
-        for _ in loop:
-            _, prev = loop.carry
-            slot = consumer.wait()
-            prev.release()
-            loop.next(consumer, slot)
-        first.release()                        # the handle now holds the last slot
-    text = str(_ring(body=body).module)
+    text = str(_ring(body=lambda k, pipe, tiles: _lagging_consumer(pipe, True)).module)
     loop = re.search(r"(%\w+):2 = scf\.for .*iter_args\(%\w+ = %next\w*, (%\w+) = %slot\w*\) -> "
                      r"\(!mbarrier.pipe_state<consumer>, !mbarrier.slot<consumer>\)", text)
     assert loop, text
@@ -180,17 +188,8 @@ def test_a_slot_is_carried_once_through_a_loop():
 
 
 def test_a_carried_slot_must_be_released_after_the_loop():
-    def body(k, pipe, tiles):
-        consumer = pipe.consumer()
-        body.line = inspect.currentframe().f_lineno + 1
-        first = consumer.wait()
-        loop = lang.range(1, 8, carry=[consumer, first])
-        for _ in loop:
-            _, prev = loop.carry
-            slot = consumer.wait()
-            prev.release()
-            loop.next(consumer, slot)
+    lines = []
     with pytest.raises(ValueError) as err:
-        _ring(body=body)
-    assert f":{body.line}:" in str(err.value)
+        _ring(body=lambda k, pipe, tiles: lines.append(_lagging_consumer(pipe, False)))
+    assert f":{lines[0]}:" in str(err.value)
     assert "(carried out of the scf.for as result #1) is never released" in str(err.value)
