@@ -1,8 +1,8 @@
 //===- CAPI.cpp - C API of the mbarrier dialect ---------------------------===//
 #include "mbarrier-c/Dialect.h"
-#include "mbarrier/Conversion/NVPTXTargets.h"
-#include "mbarrier/Conversion/Passes.h"
-#include "mbarrier/Dialect/MBarrier.h"
+#include "mbarrier/Target/NVPTX/NVPTXTargets.h"
+#include "mbarrier/Pipelines/Pipelines.h"
+#include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"

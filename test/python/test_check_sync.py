@@ -4,7 +4,7 @@ example and every benchmark kernel compiles with the checker on and gets no
 diagnostic at all. And the switches: compile(check_sync=False),
 mbarrier-compile --no-check-sync; warnings land in CompiledKernel.warnings
 and are issued as SyncCheckWarning. The buggy kernels of each class are the
-lit tests of test/Check/ and test/gpu/buggy.py."""
+lit tests of test/Analysis/SyncCheck/ and test/gpu/buggy.py."""
 import os
 import subprocess
 import sys

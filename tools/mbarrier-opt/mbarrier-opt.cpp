@@ -1,6 +1,6 @@
 //===- mbarrier-opt.cpp - MlirOptMain with the mbarrier dialect -----------===//
-#include "mbarrier/Conversion/Passes.h"
-#include "mbarrier/Dialect/MBarrier.h"
+#include "mbarrier/Pipelines/Pipelines.h"
+#include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"

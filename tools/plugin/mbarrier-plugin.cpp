@@ -4,8 +4,8 @@
 //            --load-pass-plugin=libMBarrierPlugin.so ...
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Conversion/Passes.h"
-#include "mbarrier/Dialect/MBarrier.h"
+#include "mbarrier/Pipelines/Pipelines.h"
+#include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"

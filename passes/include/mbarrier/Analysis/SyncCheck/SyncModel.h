@@ -1,0 +1,270 @@
+//===- SyncModel.h - the SPMD model of mbarrier-check-sync ------*- C++ -*-===//
+//
+// What the synchronization checker knows about a kernel, shared by its
+// analyses (docs/checker.md):
+//
+// - `SPMDModel`: the threads of a CTA (known_block_size / nvvm.reqntid) and
+//   the CTAs of a cluster (known_cluster_size / nvvm.cluster_dim); an
+//   evaluator of the integer expressions over thread ids, lane ids and CTA
+//   ranks at one (CTA rank, thread) point; the *executing set* of an op:
+//   the (rank, thread) points that reach it through the enclosing scf.if
+//   conditions. Anything it cannot evaluate is "unknown", never guessed.
+// - `BarrierKey`: which barrier an op touches (the group value with remote
+//   views stripped, and the index: a constant or an SSA value).
+// - `FlowWalker`: a forward walk in program order over structured control
+//   flow (scf.if joins its branches, loops run their body twice), for the
+//   path-based analyses.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MBARRIER_CONVERSION_SYNCMODEL_H
+#define MBARRIER_CONVERSION_SYNCMODEL_H
+
+#include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
+#include <string>
+
+namespace mlir::mbarrier::checksync {
+
+/// One (CTA rank, linear thread id) point of a cluster launch.
+struct Point {
+  int64_t rank;
+  int64_t tid;
+};
+
+/// A set of points, or unknown.
+using ExecSet = std::optional<llvm::BitVector>;
+
+class SPMDModel {
+public:
+  explicit SPMDModel(FunctionOpInterface fn);
+
+  /// Threads per CTA (0: unknown) and CTAs per cluster. Without a declared
+  /// cluster the model has one CTA and a CTA rank evaluates to unknown.
+  int64_t threads() const { return numThreads; }
+  int64_t ranks() const { return numRanks; }
+  bool clusterDeclared() const { return hasCluster; }
+  bool countable() const { return numThreads > 0; }
+
+  /// The value of `v` at `p`, or none where it depends on anything but
+  /// constants, thread/lane ids, CTA ranks and elect.sync.
+  std::optional<llvm::APInt> eval(Value v, Point p);
+  std::optional<int64_t> evalInt(Value v, Point p);
+
+  /// The points that execute `op` (through the scf.if conditions around it),
+  /// or none when a condition cannot be evaluated or the block size is
+  /// unknown.
+  const ExecSet &execSet(Operation *op);
+  /// The executing set of the ops directly inside `region`.
+  const ExecSet &regionSet(Region *region);
+
+  size_t bit(Point p) const { return p.rank * numThreads + p.tid; }
+  Point point(size_t bit) const {
+    return {static_cast<int64_t>(bit / numThreads),
+            static_cast<int64_t>(bit % numThreads)};
+  }
+  /// Whether some point of `set` lies in CTA `rank`.
+  bool hasRank(const llvm::BitVector &set, int64_t rank) const;
+
+private:
+  std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
+  std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
+
+  FunctionOpInterface fn;
+  int64_t block[3] = {0, 0, 0};
+  int64_t cluster[3] = {1, 1, 1};
+  int64_t numThreads = 0;
+  int64_t numRanks = 1;
+  bool hasCluster = false;
+  Operation *root;
+  std::map<Region *, ExecSet> regionSets; // stable references
+  llvm::DenseMap<Operation *, ExecSet> electSets;
+};
+
+/// Which barrier an op touches: the owner's group (remote views stripped)
+/// and the index.
+struct BarrierKey {
+  Value root;
+  Value index;                  // the index operand
+  std::optional<int64_t> constIndex;
+  /// The values the index can take, [first, second), where its definition
+  /// bounds it (a constant, `x mod C`, `x & C`, sums of those: a pipeline's
+  /// stage and stage + D).
+  std::optional<std::pair<int64_t, int64_t>> range;
+
+  /// Certainly the same barrier (same group; equal constant indices or the
+  /// same SSA index).
+  bool sameAs(const BarrierKey &other) const;
+  /// Certainly a different barrier of the same group, or another group.
+  bool differentFrom(const BarrierKey &other) const;
+};
+
+/// The group value with remote views stripped.
+Value rootOf(Value barriers);
+BarrierKey keyOf(Value barriers, Value index);
+std::optional<int64_t> constantOf(Value v);
+
+/// The barrier an mbarrier op addresses (`barriers[index]`), if it has one.
+std::optional<BarrierKey> barrierOf(Operation *op);
+/// Whether `op` is an arrival on (or expect-tx to, or a copy into) another
+/// CTA's barrier: through a remote view, `on %cta`, a multicast or 2-CTA
+/// commit, a multicast bulk copy, or a bulk copy into another CTA.
+bool isRemoteBarrierUse(Operation *op);
+/// Whether `op` accesses another CTA's shared memory through a
+/// `.shared::cluster` pointer (ptr<7>): loads and stores.
+bool isRemoteMemoryAccess(Operation *op);
+/// Cluster-wide barriers (barrier.cluster): arrive (release unless relaxed)
+/// and wait, as NVVM ops or in inline PTX.
+bool isClusterArrive(Operation *op, bool *relaxed = nullptr);
+bool isClusterWait(Operation *op);
+
+/// Reports of the checker, one per op and message, emitted at the end so
+/// that a loop walked twice reports once (the last walk wins).
+class Reporter {
+public:
+  enum class Severity { Warning, Error };
+  /// Streams the message: `out.report(op, Severity::Error) << "..." << n;`
+  /// (one report per op and slot; a later report replaces an earlier one).
+  class Message {
+  public:
+    explicit Message(std::string &text) : text(text) {}
+    template <typename T>
+    Message &operator<<(const T &value) {
+      llvm::raw_string_ostream os(text);
+      os << value;
+      return *this;
+    }
+
+  private:
+    std::string &text;
+  };
+  Message report(Operation *op, Severity severity, unsigned slot = 0);
+  void clear(Operation *op, unsigned slot = 0);
+  /// Emits every report; returns whether any is an error.
+  bool emit();
+
+private:
+  struct Entry {
+    Severity severity;
+    std::string message;
+  };
+  std::map<std::pair<Operation *, unsigned>, Entry> entries; // stable references
+  std::vector<std::pair<Operation *, unsigned>> order;
+};
+
+/// Whether `op` is an scf.for with constant bounds that runs at least once.
+bool runsAtLeastOnce(Operation *op);
+
+/// The analyses, one per class family (docs/checker.md).
+void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkCounts(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+
+//===----------------------------------------------------------------------===//
+// FlowWalker: program order over structured control flow
+//===----------------------------------------------------------------------===//
+
+/// One branch of an scf.if after the walk: its state, whether some thread
+/// certainly takes it (known, non-empty executing set) and that set.
+template <typename State>
+struct Branch {
+  State state;
+  bool taken;
+  ExecSet set;
+};
+
+/// `State` has `void join(const State &)` (paths meet: a loop's entry and
+/// back edge) and `static State mergeBranches(const State &entry,
+/// ArrayRef<Branch<State>>)` (the branches of an scf.if; a state may prefer
+/// what a taken branch did to objects the whole CTA shares: an init by
+/// thread 0 initializes the barrier for everyone). `Visit(Operation *,
+/// State &)` is called for every op without regions (terminators too).
+template <typename State, typename Visit>
+class FlowWalker {
+public:
+  FlowWalker(SPMDModel &model, Visit visit) : model(model), visit(visit) {}
+
+  void walkRegion(Region &region, State &state) {
+    if (region.empty())
+      return;
+    for (Operation &op : region.front())
+      walkOp(&op, state);
+  }
+
+  void walkOp(Operation *op, State &state) {
+    if (op->getNumRegions() == 0) {
+      visit(op, state);
+      return;
+    }
+    if (op->getName().getStringRef() == "scf.if" && op->getNumRegions() == 2) {
+      State entry = state;
+      SmallVector<Branch<State>, 2> branches;
+      for (Region &region : op->getRegions()) {
+        State branch = entry;
+        walkRegion(region, branch);
+        ExecSet set = model.regionSet(&region);
+        bool taken = !region.empty() && set && set->any();
+        branches.push_back({branch, taken, std::move(set)});
+      }
+      state = State::mergeBranches(entry, branches);
+      return;
+    }
+    bool loop = op->getName().getStringRef() == "scf.for" ||
+                op->getName().getStringRef() == "scf.while" ||
+                op->getName().getStringRef() == "scf.parallel" ||
+                op->getName().getStringRef() == "scf.forall";
+    if (loop) {
+      // Zero or more trips: the body twice, so that what a trip leaves
+      // reaches the next one; the reports of the last walk stand.
+      State entry = state;
+      State body = entry;
+      for (Region &region : op->getRegions())
+        walkRegion(region, body);
+      State again = entry;
+      again.join(body);
+      State second = again;
+      for (Region &region : op->getRegions())
+        walkRegion(region, second);
+      if (runsAtLeastOnce(op)) {
+        state = second;
+        return;
+      }
+      state = entry;
+      state.join(second);
+      return;
+    }
+    // Other region ops (scf.execute_region, scf.index_switch, ...): each
+    // region may run.
+    State entry = state;
+    State result = entry;
+    for (Region &region : op->getRegions()) {
+      State branch = entry;
+      walkRegion(region, branch);
+      result.join(branch);
+    }
+    state = result;
+  }
+
+private:
+  SPMDModel &model;
+  Visit visit;
+};
+
+template <typename State, typename Visit>
+FlowWalker<State, Visit> makeWalker(SPMDModel &model, Visit visit) {
+  return FlowWalker<State, Visit>(model, visit);
+}
+
+/// Whether `fn` is one block of structured control flow (the walkers need
+/// it; a function with cf branches is skipped).
+bool isStructured(FunctionOpInterface fn);
+
+} // namespace mlir::mbarrier::checksync
+
+#endif // MBARRIER_CONVERSION_SYNCMODEL_H

@@ -1,0 +1,320 @@
+//===- CheckLifetime.cpp - init visibility, exit, inval (classes 1, 2, 8) -===//
+//
+// One forward walk in program order (FlowWalker) with, for every barrier,
+// the set of states it may be in:
+//
+// - class 8: per barrier (group + index): never initialized here, live, or
+//   invalidated. A use of a barrier that is invalidated on every path is an
+//   error; on some path, a warning. An init of a barrier that may be live is
+//   a warning (re-init of a live barrier).
+// - class 1: per group: its init not fenced, fenced (fence_init), fenced and
+//   cluster-arrived, or published (cluster wait) / never initialized here. A
+//   remote arrival or multicast copy on a group whose init is unpublished on
+//   every path is an error; on some path, a warning.
+// - class 2: whether a remote access happened since the last cluster wait.
+//   At the kernel's return: on every path and nothing in the kernel can
+//   drain it (no wait on a barrier that other CTAs arrive on) an error;
+//   otherwise a warning.
+//
+// An scf.if branch that some thread certainly takes (known, non-empty
+// executing set) decides the state of what it touches: an init by thread 0
+// initializes the barrier for the whole CTA.
+//
+//===----------------------------------------------------------------------===//
+#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+using Severity = Reporter::Severity;
+
+namespace {
+
+// Class 8 states.
+enum : uint8_t { kNone = 1, kLive = 2, kInval = 4 };
+// Class 1 states.
+enum : uint8_t { kPublished = 1, kUnfenced = 2, kFenced = 4, kArrived = 8 };
+constexpr uint8_t kUnpublished = kUnfenced | kFenced | kArrived;
+// Class 2 states.
+enum : uint8_t { kClean = 1, kPending = 2 };
+
+/// A map from keys to state masks, absent = `fallback`.
+template <typename Key, typename Same>
+struct MaskMap {
+  SmallVector<std::pair<Key, uint8_t>> entries;
+  uint8_t get(const Key &key, uint8_t fallback) const {
+    for (auto &[k, m] : entries)
+      if (Same()(k, key))
+        return m;
+    return fallback;
+  }
+  void set(const Key &key, uint8_t mask) {
+    for (auto &[k, m] : entries)
+      if (Same()(k, key)) {
+        m = mask;
+        return;
+      }
+    entries.push_back({key, mask});
+  }
+  bool operator==(const MaskMap &other) const {
+    if (entries.size() != other.entries.size())
+      return false;
+    for (auto &[k, m] : entries)
+      if (other.get(k, 0) != m)
+        return false;
+    return true;
+  }
+};
+
+struct SameKey {
+  bool operator()(const BarrierKey &a, const BarrierKey &b) const {
+    return a.sameAs(b);
+  }
+};
+struct SameValue {
+  bool operator()(Value a, Value b) const { return a == b; }
+};
+
+struct LifeState {
+  MaskMap<BarrierKey, SameKey> barriers; // class 8
+  MaskMap<Value, SameValue> groups;      // class 1
+  uint8_t exit = kClean;                 // class 2
+  // Remote accesses since the last cluster wait, in program order.
+  SmallVector<Operation *> pendingOps;
+
+  bool operator==(const LifeState &o) const {
+    return barriers == o.barriers && groups == o.groups && exit == o.exit;
+  }
+
+  void join(const LifeState &o) {
+    for (auto &[k, m] : o.barriers.entries)
+      barriers.set(k, barriers.get(k, kNone) | m);
+    for (auto &[k, m] : barriers.entries)
+      m |= o.barriers.get(k, kNone);
+    for (auto &[k, m] : o.groups.entries)
+      groups.set(k, groups.get(k, kPublished) | m);
+    for (auto &[k, m] : groups.entries)
+      m |= o.groups.get(k, kPublished);
+    exit |= o.exit;
+    for (Operation *op : o.pendingOps)
+      if (!llvm::is_contained(pendingOps, op))
+        pendingOps.push_back(op);
+  }
+
+  /// The branches of an scf.if: what a taken branch did to a barrier
+  /// decides its state; otherwise the union over the branches.
+  static LifeState mergeBranches(const LifeState &entry,
+                                 ArrayRef<Branch<LifeState>> branches) {
+    LifeState result = entry;
+    SmallVector<BarrierKey> keys;
+    SmallVector<Value> groupKeys;
+    for (const Branch<LifeState> &branch : branches) {
+      for (auto &[k, m] : branch.state.barriers.entries)
+        keys.push_back(k);
+      for (auto &[k, m] : branch.state.groups.entries)
+        groupKeys.push_back(k);
+    }
+    auto merge = [&](auto get) {
+      uint8_t fromTaken = 0, all = 0;
+      for (const Branch<LifeState> &branch : branches) {
+        uint8_t m = get(branch.state);
+        all |= m;
+        if (branch.taken && m != get(entry))
+          fromTaken |= m;
+      }
+      return fromTaken ? fromTaken : all;
+    };
+    for (const BarrierKey &k : keys)
+      result.barriers.set(k, merge([&](const LifeState &s) {
+                            return s.barriers.get(k, kNone);
+                          }));
+    for (Value k : groupKeys)
+      result.groups.set(k, merge([&](const LifeState &s) {
+                          return s.groups.get(k, kPublished);
+                        }));
+    result.exit = merge([](const LifeState &s) { return s.exit; });
+    result.pendingOps.clear();
+    for (const Branch<LifeState> &branch : branches)
+      for (Operation *op : branch.state.pendingOps)
+        if (!llvm::is_contained(result.pendingOps, op))
+          result.pendingOps.push_back(op);
+    if (!(result.exit & kPending))
+      result.pendingOps.clear();
+    return result;
+  }
+};
+
+/// The group a barrier-completing op (a bulk copy) names through its
+/// `mbar` operand, when that is an `mbarrier.ptr`.
+Value copyGroup(Operation *op) {
+  Value mbar;
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
+    mbar = copy.getMbar();
+  else if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
+    mbar = copy.getMbar();
+  else if (auto copy = dyn_cast<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(op))
+    mbar = copy.getMbar();
+  if (!mbar)
+    return {};
+  if (auto ptr = mbar.getDefiningOp<PtrOp>())
+    return rootOf(ptr.getBarriers());
+  return {};
+}
+
+/// Whether `key` names the same barrier wherever it is evaluated: a
+/// constant index, or one defined in the function's body outside any loop
+/// (an index that changes from trip to trip names another barrier each
+/// time, so what a trip left on it says nothing of the next trip's).
+bool fixedIndex(const BarrierKey &key, Operation *fn) {
+  if (key.constIndex)
+    return true;
+  if (isa<BlockArgument>(key.index))
+    return cast<BlockArgument>(key.index).getOwner()->getParentOp() == fn;
+  Operation *def = key.index.getDefiningOp();
+  return def && def->getParentOp() == fn;
+}
+
+} // namespace
+
+void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
+                              Reporter &out) {
+  if (!isStructured(fn))
+    return;
+
+  // Groups that other CTAs arrive on, and whether any of them is waited on
+  // here (a wait can keep the CTA alive until the arrivals land).
+  bool drains = false;
+  SmallVector<Value> remoteTargets;
+  fn->walk([&](Operation *op) {
+    if (!isRemoteBarrierUse(op))
+      return;
+    Value group = barrierOf(op) ? barrierOf(op)->root : copyGroup(op);
+    if (group)
+      remoteTargets.push_back(group);
+  });
+  fn->walk([&](Operation *op) {
+    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op))
+      if (llvm::is_contained(remoteTargets, barrierOf(op)->root))
+        drains = true;
+  });
+
+  auto visit = [&](Operation *op, LifeState &state) {
+    std::optional<BarrierKey> key = barrierOf(op);
+
+    // Class 8: lifetime of each barrier.
+    if (isa<InitOp>(op)) {
+      uint8_t m = state.barriers.get(*key, kNone);
+      if (m == kLive)
+        out.report(op, Severity::Warning, 8)
+            << "re-initializes a barrier that is live: it was initialized "
+               "before and not invalidated (mbarrier.inval); "
+               "re-initializing a barrier that threads may still arrive on "
+               "or wait on loses their arrivals";
+      else if ((m & kLive) && fixedIndex(*key, fn))
+        out.report(op, Severity::Warning, 8)
+            << "may re-initialize a live barrier: on some path it was "
+               "initialized before and not invalidated (mbarrier.inval)";
+      else
+        out.clear(op, 8);
+      state.barriers.set(*key, kLive);
+      state.groups.set(key->root, kUnfenced);
+    } else if (isa<InvalOp>(op)) {
+      state.barriers.set(*key, kInval);
+    } else if (key && !isRemoteBarrierUse(op) &&
+               !isa<RemoteType>(op->getOperand(0).getType())) {
+      uint8_t m = state.barriers.get(*key, kNone);
+      if (m == kInval)
+        out.report(op, Severity::Error, 8)
+            << "uses a barrier after mbarrier.inval: an invalidated barrier "
+               "must be initialized again (mbarrier.init) before any other "
+               "operation";
+      else if ((m & kInval) && fixedIndex(*key, fn))
+        out.report(op, Severity::Warning, 8)
+            << "may use a barrier after mbarrier.inval: on some path the "
+               "barrier is invalidated and not initialized again";
+      else
+        out.clear(op, 8);
+    }
+
+    // Class 1: init visibility.
+    if (isa<FenceInitOp>(op)) {
+      for (auto &[group, m] : state.groups.entries)
+        if (m & kUnfenced)
+          m = (m & ~kUnfenced) | kFenced;
+    }
+    bool relaxed = false;
+    if (isClusterArrive(op, &relaxed)) {
+      for (auto &[group, m] : state.groups.entries) {
+        uint8_t moved = kFenced | (relaxed ? 0 : kUnfenced);
+        if (m & moved)
+          m = (m & ~moved) | kArrived;
+      }
+    }
+    if (isClusterWait(op)) {
+      for (auto &[group, m] : state.groups.entries)
+        if (m & kArrived)
+          m = (m & ~kArrived) | kPublished;
+      state.exit = kClean;
+      state.pendingOps.clear();
+    }
+    if (isRemoteBarrierUse(op)) {
+      Value group = key ? key->root : copyGroup(op);
+      uint8_t m = group ? state.groups.get(group, kPublished) : kPublished;
+      if (m & kUnpublished) {
+        bool every = !(m & kPublished);
+        const char *missing =
+            (m & kUnfenced) ? "no mbarrier.fence_init and cluster barrier "
+                              "(nvvm.cluster.arrive + nvvm.cluster.wait)"
+            : (m & kFenced) ? "no cluster barrier (nvvm.cluster.arrive + "
+                              "nvvm.cluster.wait) after mbarrier.fence_init"
+                            : "no nvvm.cluster.wait after nvvm.cluster.arrive";
+        if (every)
+          out.report(op, Severity::Error, 1)
+              << "reaches another CTA's barrier before its mbarrier.init is "
+                 "visible to the cluster: "
+              << missing << " between the init and this remote arrival or copy";
+        else
+          out.report(op, Severity::Warning, 1)
+              << "may reach another CTA's barrier before its mbarrier.init is "
+                 "visible to the cluster: on some path, "
+              << missing << " between the init and this remote arrival or copy";
+      } else {
+        out.clear(op, 1);
+      }
+    }
+
+    // Class 2: exit while peers may still access this CTA's memory.
+    if (isRemoteBarrierUse(op) || isRemoteMemoryAccess(op)) {
+      state.exit = kPending;
+      if (!llvm::is_contained(state.pendingOps, op))
+        state.pendingOps.push_back(op);
+    }
+    if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() == fn &&
+        isKernelFunction(fn)) {
+      for (Operation *remote : state.pendingOps) {
+        bool every = state.exit == kPending;
+        bool error = every && !drains;
+        if (error)
+          out.report(remote, Severity::Error, 2)
+              << "is followed by the kernel's exit with no cluster barrier "
+                 "(nvvm.cluster.arrive + nvvm.cluster.wait) in between: a CTA "
+                 "may exit, and its shared memory go away, while another CTA "
+                 "still arrives on or accesses it";
+        else
+          out.report(remote, Severity::Warning, 2)
+              << "may be followed by the kernel's exit with no cluster "
+                 "barrier (nvvm.cluster.arrive + nvvm.cluster.wait) in "
+                 "between: a CTA may exit, and its shared memory go away, "
+                 "while another CTA still arrives on or accesses it (unless "
+                 "every target waits for this access before it exits)";
+      }
+    }
+  };
+
+  LifeState state;
+  auto walker = makeWalker<LifeState>(model, visit);
+  walker.walkRegion(fn.getFunctionBody(), state);
+}

@@ -1,0 +1,495 @@
+//===- SyncModel.cpp - the SPMD model of mbarrier-check-sync ---------------===//
+//
+// Executing sets are computed by evaluating each scf.if condition at every
+// (CTA rank, thread) point of the declared launch (at most 16 x 1024): any
+// mix of thread ids, lane ids, warp ids (tid / 32), CTA ranks, elect.sync
+// and integer arithmetic is handled alike, and anything else (a loaded
+// value, a kernel parameter, a loop induction variable) makes the set
+// unknown.
+//
+//===----------------------------------------------------------------------===//
+#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+using llvm::APInt;
+
+namespace {
+/// Three positive dimensions of a shape attribute, or none.
+bool readShape(Operation *fn, ArrayRef<const char *> names, int64_t out[3]) {
+  for (StringRef name : names)
+    if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name)) {
+      if (dims.size() != 3)
+        return false;
+      for (int i = 0; i < 3; ++i) {
+        if (dims[i] < 1)
+          return false;
+        out[i] = dims[i];
+      }
+      return true;
+    }
+  return false;
+}
+
+unsigned widthOf(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  return 0;
+}
+
+/// Guards the recursion of `eval` against pathological IR.
+constexpr unsigned kMaxDepth = 48;
+thread_local unsigned evalDepth = 0;
+} // namespace
+
+SPMDModel::SPMDModel(FunctionOpInterface fn) : fn(fn), root(fn) {
+  int64_t shape[3];
+  if (readShape(fn, kBlockShapeAttrNames, shape)) {
+    std::copy(shape, shape + 3, block);
+    int64_t n = shape[0] * shape[1] * shape[2];
+    if (n <= kMaxBlockThreads)
+      numThreads = n;
+  }
+  if (readShape(fn, kClusterShapeAttrNames, shape)) {
+    int64_t n = shape[0] * shape[1] * shape[2];
+    if (n <= kMaxClusterSize) {
+      std::copy(shape, shape + 3, cluster);
+      numRanks = n;
+      hasCluster = true;
+    }
+  }
+}
+
+bool SPMDModel::hasRank(const llvm::BitVector &set, int64_t rank) const {
+  for (int64_t t = 0; t < numThreads; ++t)
+    if (set.test(bit({rank, t})))
+      return true;
+  return false;
+}
+
+std::optional<int64_t> SPMDModel::evalInt(Value v, Point p) {
+  std::optional<APInt> value = eval(v, p);
+  if (!value || value->getBitWidth() > 64)
+    return std::nullopt;
+  if (value->getBitWidth() == 1)
+    return value->getZExtValue();
+  return value->getSExtValue();
+}
+
+std::optional<APInt> SPMDModel::eval(Value v, Point p) {
+  if (!v || numThreads == 0 || widthOf(v.getType()) == 0)
+    return std::nullopt;
+  Operation *op = v.getDefiningOp();
+  if (!op || evalDepth > kMaxDepth)
+    return std::nullopt;
+  ++evalDepth;
+  std::optional<APInt> result = evalOp(op, v, p);
+  --evalDepth;
+  if (result && result->getBitWidth() != widthOf(v.getType()))
+    return std::nullopt;
+  return result;
+}
+
+std::optional<APInt> SPMDModel::evalElect(Operation *elect, Point p) {
+  if (elect->getNumOperands() != 0) // an explicit member mask: not modelled
+    return std::nullopt;
+  const ExecSet &set = execSet(elect);
+  if (!set)
+    return std::nullopt;
+  // The leader: the lowest active lane of the executing thread's warp.
+  int64_t warp = p.tid / 32;
+  for (int64_t t = warp * 32; t < std::min<int64_t>(numThreads, warp * 32 + 32);
+       ++t)
+    if (set->test(bit({p.rank, t})))
+      return APInt(1, t == p.tid);
+  return APInt(1, 0);
+}
+
+std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
+  unsigned width = widthOf(v.getType());
+  int64_t tid[3] = {p.tid % block[0], (p.tid / block[0]) % block[1],
+                    p.tid / (block[0] * block[1])};
+  int64_t cta[3] = {p.rank % cluster[0], (p.rank / cluster[0]) % cluster[1],
+                    p.rank / (cluster[0] * cluster[1])};
+  auto make = [&](int64_t x) -> std::optional<APInt> {
+    return APInt(width, static_cast<uint64_t>(x), /*isSigned=*/true);
+  };
+  auto rankValue = [&](int64_t x) -> std::optional<APInt> {
+    if (!hasCluster)
+      return std::nullopt;
+    return make(x);
+  };
+  auto dimOf = [](Operation *op) -> int {
+    if (auto dim = op->getAttrOfType<gpu::DimensionAttr>("dimension"))
+      return static_cast<int>(dim.getValue());
+    return -1;
+  };
+
+  // Special registers, by name: nvvm.read.ptx.sreg.*
+  StringRef name = op->getName().getStringRef();
+  if (name.consume_front("nvvm.read.ptx.sreg.")) {
+    if (name == "tid.x") return make(tid[0]);
+    if (name == "tid.y") return make(tid[1]);
+    if (name == "tid.z") return make(tid[2]);
+    if (name == "ntid.x") return make(block[0]);
+    if (name == "ntid.y") return make(block[1]);
+    if (name == "ntid.z") return make(block[2]);
+    if (name == "laneid") return make(p.tid % 32);
+    if (name == "cluster.ctarank") return rankValue(p.rank);
+    if (name == "cluster.nctarank") return rankValue(numRanks);
+    if (name == "cluster.ctaid.x") return rankValue(cta[0]);
+    if (name == "cluster.ctaid.y") return rankValue(cta[1]);
+    if (name == "cluster.ctaid.z") return rankValue(cta[2]);
+    if (name == "cluster.nctaid.x") return rankValue(cluster[0]);
+    if (name == "cluster.nctaid.y") return rankValue(cluster[1]);
+    if (name == "cluster.nctaid.z") return rankValue(cluster[2]);
+    return std::nullopt;
+  }
+  if (name == "nvvm.elect.sync")
+    return evalElect(op, p);
+
+  auto operand = [&](unsigned i) { return eval(op->getOperand(i), p); };
+  auto binary = [&](auto fn) -> std::optional<APInt> {
+    std::optional<APInt> a = operand(0), b = operand(1);
+    if (!a || !b || a->getBitWidth() != b->getBitWidth())
+      return std::nullopt;
+    return fn(*a, *b);
+  };
+  auto divisor = [](const APInt &b) { return !b.isZero(); };
+
+  return llvm::TypeSwitch<Operation *, std::optional<APInt>>(op)
+      .Case<arith::ConstantOp>([&](arith::ConstantOp c) -> std::optional<APInt> {
+        if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
+          return attr.getValue().sextOrTrunc(width);
+        return std::nullopt;
+      })
+      .Case<gpu::ThreadIdOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : make(tid[d]);
+      })
+      .Case<gpu::BlockDimOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : make(block[d]);
+      })
+      .Case<gpu::ClusterBlockIdOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : rankValue(cta[d]);
+      })
+      .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % 32); })
+      .Case<arith::AddIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a + b; }); })
+      .Case<arith::SubIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a - b; }); })
+      .Case<arith::MulIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a * b; }); })
+      .Case<arith::AndIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a & b; }); })
+      .Case<arith::OrIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a | b; }); })
+      .Case<arith::XOrIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a ^ b; }); })
+      .Case<arith::DivUIOp>([&](auto) { return binary([&](APInt a, APInt b) -> std::optional<APInt> { if (!divisor(b)) return std::nullopt; return a.udiv(b); }); })
+      .Case<arith::DivSIOp>([&](auto) { return binary([&](APInt a, APInt b) -> std::optional<APInt> { if (!divisor(b)) return std::nullopt; return a.sdiv(b); }); })
+      .Case<arith::RemUIOp>([&](auto) { return binary([&](APInt a, APInt b) -> std::optional<APInt> { if (!divisor(b)) return std::nullopt; return a.urem(b); }); })
+      .Case<arith::RemSIOp>([&](auto) { return binary([&](APInt a, APInt b) -> std::optional<APInt> { if (!divisor(b)) return std::nullopt; return a.srem(b); }); })
+      .Case<arith::ShLIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { if (b.uge(a.getBitWidth())) return std::nullopt; return a.shl(b); }); })
+      .Case<arith::ShRUIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { if (b.uge(a.getBitWidth())) return std::nullopt; return a.lshr(b); }); })
+      .Case<arith::ShRSIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { if (b.uge(a.getBitWidth())) return std::nullopt; return a.ashr(b); }); })
+      .Case<arith::MinSIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a.slt(b) ? a : b; }); })
+      .Case<arith::MaxSIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a.sgt(b) ? a : b; }); })
+      .Case<arith::MinUIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a.ult(b) ? a : b; }); })
+      .Case<arith::MaxUIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a.ugt(b) ? a : b; }); })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) -> std::optional<APInt> {
+        std::optional<APInt> a = operand(0), b = operand(1);
+        if (!a || !b || a->getBitWidth() != b->getBitWidth())
+          return std::nullopt;
+        bool r = false;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq: r = *a == *b; break;
+        case arith::CmpIPredicate::ne: r = *a != *b; break;
+        case arith::CmpIPredicate::slt: r = a->slt(*b); break;
+        case arith::CmpIPredicate::sle: r = a->sle(*b); break;
+        case arith::CmpIPredicate::sgt: r = a->sgt(*b); break;
+        case arith::CmpIPredicate::sge: r = a->sge(*b); break;
+        case arith::CmpIPredicate::ult: r = a->ult(*b); break;
+        case arith::CmpIPredicate::ule: r = a->ule(*b); break;
+        case arith::CmpIPredicate::ugt: r = a->ugt(*b); break;
+        case arith::CmpIPredicate::uge: r = a->uge(*b); break;
+        }
+        return APInt(1, r);
+      })
+      .Case<arith::SelectOp>([&](auto) -> std::optional<APInt> {
+        std::optional<APInt> c = operand(0);
+        if (!c || c->getBitWidth() != 1)
+          return std::nullopt;
+        return operand(c->isOne() ? 1 : 2);
+      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp>([&](auto) -> std::optional<APInt> {
+        std::optional<APInt> a = operand(0);
+        if (!a)
+          return std::nullopt;
+        return a->sextOrTrunc(width);
+      })
+      .Case<arith::IndexCastUIOp, arith::ExtUIOp, arith::TruncIOp>(
+          [&](auto) -> std::optional<APInt> {
+            std::optional<APInt> a = operand(0);
+            if (!a)
+              return std::nullopt;
+            return a->zextOrTrunc(width);
+          })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+const ExecSet &SPMDModel::regionSet(Region *region) {
+  if (auto it = regionSets.find(region); it != regionSets.end())
+    return it->second;
+  ExecSet result;
+  Operation *parent = region->getParentOp();
+  if (numThreads == 0 || !parent) {
+    result = std::nullopt;
+  } else if (parent == root) {
+    result = llvm::BitVector(numRanks * numThreads, true);
+  } else if (isa<FunctionOpInterface>(parent) || !parent->getParentRegion()) {
+    result = std::nullopt;
+  } else {
+    ExecSet base = regionSet(parent->getParentRegion());
+    if (base && parent->getName().getStringRef() == "scf.if") {
+      bool thenRegion = region->getRegionNumber() == 0;
+      llvm::BitVector set(base->size());
+      for (unsigned b : base->set_bits()) {
+        std::optional<int64_t> cond = evalInt(parent->getOperand(0), point(b));
+        if (!cond) {
+          base = std::nullopt;
+          break;
+        }
+        if ((*cond != 0) == thenRegion)
+          set.set(b);
+      }
+      if (base)
+        result = std::move(set);
+    } else if (parent->getName().getStringRef() == "scf.index_switch") {
+      result = std::nullopt; // cases are not modelled
+    } else {
+      result = base;
+    }
+  }
+  return regionSets.emplace(region, std::move(result)).first->second;
+}
+
+const ExecSet &SPMDModel::execSet(Operation *op) {
+  static const ExecSet unknown;
+  if (!op->getParentRegion())
+    return unknown;
+  return regionSet(op->getParentRegion());
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> checksync::constantOf(Value v) {
+  APInt value;
+  if (v && matchPattern(v, m_ConstantInt(&value)) && value.getBitWidth() <= 64)
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+Value checksync::rootOf(Value barriers) {
+  for (unsigned i = 0; i < 16 && barriers; ++i) {
+    auto view = barriers.getDefiningOp<RemoteViewOp>();
+    if (!view)
+      break;
+    barriers = view.getBarriers();
+  }
+  return barriers;
+}
+
+/// [lo, hi) of the values `v` can take, where its definition bounds it.
+static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
+                                                          unsigned depth = 0) {
+  if (!v || depth > 16)
+    return std::nullopt;
+  if (std::optional<int64_t> c = constantOf(v))
+    return std::make_pair(*c, *c + 1);
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(def)) {
+    auto r = rangeOf(def->getOperand(0), depth + 1);
+    if (r && r->first >= 0)
+      return r; // nonnegative: the cast keeps the values
+    return std::nullopt;
+  }
+  if (isa<arith::RemUIOp>(def))
+    if (std::optional<int64_t> c = constantOf(def->getOperand(1)); c && *c > 0)
+      return std::make_pair(int64_t(0), *c);
+  if (isa<arith::AndIOp>(def))
+    for (Value operand : def->getOperands())
+      if (std::optional<int64_t> c = constantOf(operand); c && *c >= 0)
+        return std::make_pair(int64_t(0), *c + 1);
+  if (isa<arith::AddIOp>(def)) {
+    auto a = rangeOf(def->getOperand(0), depth + 1);
+    auto b = rangeOf(def->getOperand(1), depth + 1);
+    if (a && b)
+      return std::make_pair(a->first + b->first, a->second + b->second - 1);
+  }
+  return std::nullopt;
+}
+
+BarrierKey checksync::keyOf(Value barriers, Value index) {
+  return {rootOf(barriers), index, constantOf(index), rangeOf(index)};
+}
+
+bool BarrierKey::sameAs(const BarrierKey &other) const {
+  if (root != other.root)
+    return false;
+  if (constIndex && other.constIndex)
+    return *constIndex == *other.constIndex;
+  return index == other.index;
+}
+
+bool BarrierKey::differentFrom(const BarrierKey &other) const {
+  if (root != other.root)
+    return true;
+  if (constIndex && other.constIndex)
+    return *constIndex != *other.constIndex;
+  // Disjoint ranges: a pipeline's full barriers (stage) and empty ones
+  // (stage + D) are different barriers.
+  return range && other.range &&
+         (range->second <= other.range->first ||
+          other.range->second <= range->first);
+}
+
+std::optional<BarrierKey> checksync::barrierOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<BarrierKey>>(op)
+      .Case<InitOp, InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp,
+            TryWaitOp, TestWaitOp, Tcgen05CommitOp, PtrOp>(
+          [](auto typed) -> std::optional<BarrierKey> {
+            return keyOf(typed.getBarriers(), typed.getIndex());
+          })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+bool checksync::isRemoteBarrierUse(Operation *op) {
+  if (auto arrive = dyn_cast<ArriveOp>(op))
+    return arrive.isClusterForm();
+  if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
+    return arrive.isClusterForm();
+  if (auto expect = dyn_cast<ExpectTxOp>(op))
+    return isa<RemoteType>(expect.getBarriers().getType());
+  if (auto commit = dyn_cast<Tcgen05CommitOp>(op))
+    return commit.getMask() || isa<RemoteType>(commit.getBarriers().getType());
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
+    return static_cast<bool>(copy.getMulticastMask());
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
+    return static_cast<bool>(copy.getMulticastMask());
+  if (isa<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(op))
+    return true;
+  return false;
+}
+
+bool checksync::isRemoteMemoryAccess(Operation *op) {
+  auto remote = [](Value addr) {
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(addr.getType());
+    return ptr && ptr.getAddressSpace() ==
+                      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
+  };
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return remote(store.getAddr());
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return remote(load.getAddr());
+  return false;
+}
+
+/// The PTX of an inline-asm op, or "".
+static StringRef inlinePTX(Operation *op) {
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    return asmOp.getAsmString();
+  return "";
+}
+
+bool checksync::isClusterArrive(Operation *op, bool *relaxed) {
+  StringRef ptx = inlinePTX(op);
+  if (ptx.contains("barrier.cluster.arrive")) {
+    if (relaxed)
+      *relaxed = ptx.contains("barrier.cluster.arrive.relaxed");
+    return true;
+  }
+  if (isa<NVVM::ClusterArriveOp>(op)) {
+    if (relaxed)
+      *relaxed = false;
+    return true;
+  }
+  if (isa<NVVM::ClusterArriveRelaxedOp>(op)) {
+    if (relaxed)
+      *relaxed = true;
+    return true;
+  }
+  return false;
+}
+
+bool checksync::isClusterWait(Operation *op) {
+  return isa<NVVM::ClusterWaitOp>(op) ||
+         inlinePTX(op).contains("barrier.cluster.wait");
+}
+
+bool checksync::runsAtLeastOnce(Operation *op) {
+  if (op->getName().getStringRef() != "scf.for" || op->getNumOperands() < 3)
+    return false;
+  std::optional<int64_t> lb = constantOf(op->getOperand(0));
+  std::optional<int64_t> ub = constantOf(op->getOperand(1));
+  std::optional<int64_t> step = constantOf(op->getOperand(2));
+  return lb && ub && step && *step > 0 && *lb < *ub;
+}
+
+bool checksync::isStructured(FunctionOpInterface fn) {
+  if (fn.isExternal() || !fn.getFunctionBody().hasOneBlock())
+    return false;
+  bool ok = true;
+  fn->walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      if (!region.empty() && !region.hasOneBlock())
+        ok = false;
+  });
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Reporter
+//===----------------------------------------------------------------------===//
+
+Reporter::Message Reporter::report(Operation *op, Severity severity,
+                                   unsigned slot) {
+  auto key = std::make_pair(op, slot);
+  auto [it, inserted] = entries.try_emplace(key, Entry{severity, ""});
+  if (inserted)
+    order.push_back(key);
+  it->second = Entry{severity, ""};
+  return Message(it->second.message);
+}
+
+void Reporter::clear(Operation *op, unsigned slot) {
+  entries.erase(std::make_pair(op, slot));
+}
+
+bool Reporter::emit() {
+  bool error = false;
+  for (auto key : order) {
+    auto it = entries.find(key);
+    if (it == entries.end())
+      continue;
+    if (it->second.severity == Severity::Error) {
+      key.first->emitError() << it->second.message;
+      error = true;
+    } else {
+      key.first->emitWarning() << it->second.message;
+    }
+    entries.erase(it);
+  }
+  order.clear();
+  return error;
+}

@@ -1,0 +1,148 @@
+//===- Pipeline.cpp - the whole mbarrier-to-ptx pipeline ------------------===//
+//
+// Hides the pass order that matters: the target is attached first (so the
+// mbarrier lowering can check ops against it), mbarrier lowers before
+// scf-to-cf (its predicates and wait loops are scf), and convert-nvvm-to-llvm
+// runs before serialization (some NVVM ops are inline PTX).
+//
+//===----------------------------------------------------------------------===//
+#include "mbarrier/Pipelines/Pipelines.h"
+#include "mbarrier/Conversion/Passes.h"
+#include "mbarrier/Dialect/MBarrier/Transforms/Passes.h"
+#include "mbarrier/Target/NVPTX/Passes.h"
+#include "mbarrier/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+
+void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
+                                        const MBarrierToPTXOptions &options) {
+  // Pipelines become mbarrier ops first, so that everything after sees them.
+  MBarrierLowerPipesOptions pipes;
+  pipes.chip = options.chip;
+  pipes.features = options.features;
+  pm.addPass(createMBarrierLowerPipes(pipes));
+  // The synchronization checker next, on the barriers as the user wrote them.
+  if (options.checkSync)
+    pm.addPass(createMBarrierCheckSync());
+  // Then the merge: it reads the pipeline's chip/features for modules without
+  // a target, and its relaxed arrivals then raise the PTX version that
+  // mbarrier-attach-target derives.
+  if (options.optLevel >= 1 && options.mergeReleaseFences) {
+    MBarrierMergeReleaseFencesOptions merge;
+    merge.chip = options.chip;
+    merge.features = options.features;
+    pm.addPass(createMBarrierMergeReleaseFences(merge));
+  }
+  MBarrierAttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = options.features;
+  attach.optLevel = options.optLevel;
+  pm.addPass(createMBarrierAttachTarget(attach));
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM());
+}
+
+void mbarrier::buildGPUToLLVMStage(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &gpuPM = pm.nest<gpu::GPUModuleOp>();
+  gpuPM.addPass(createConvertGpuOpsToNVVMOps());
+  gpuPM.addPass(createConvertNVVMToLLVMPass());
+  gpuPM.addPass(createCanonicalizerPass());
+  gpuPM.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mbarrier::buildMBarrierToPTXPipeline(OpPassManager &pm,
+                                          const MBarrierToPTXOptions &options) {
+  buildMBarrierToNVVMStage(pm, options);
+  buildGPUToLLVMStage(pm);
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+}
+
+namespace {
+/// LLVM's optimization levels, as an enum so that the option parser rejects
+/// anything else (NVVMTargetAttr asserts on O > 3).
+enum class OptLevel : unsigned { O0, O1, O2, O3 };
+
+struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
+  MBarrierToPTXOptions get() const {
+    MBarrierToPTXOptions options; // defaults: Passes.h
+    options.chip = chip;
+    options.features = features;
+    options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
+    options.checkSync = checkSync;
+    options.mergeReleaseFences = mergeReleaseFences;
+    return options;
+  }
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip, e.g. sm_90"),
+                           llvm::cl::init(MBarrierToPTXOptions().chip)};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features: +ptxNN, or empty (the default) for "
+                     "the lowest PTX ISA version the chip and the ops need"),
+      llvm::cl::init(MBarrierToPTXOptions().features)};
+  Option<OptLevel> optLevel{
+      *this, "O", llvm::cl::desc("LLVM optimization level, 0 to 3"),
+      llvm::cl::init(OptLevel::O3),
+      llvm::cl::values(clEnumValN(OptLevel::O0, "0", "-O0"),
+                       clEnumValN(OptLevel::O1, "1", "-O1"),
+                       clEnumValN(OptLevel::O2, "2", "-O2"),
+                       clEnumValN(OptLevel::O3, "3", "-O3"))};
+  Option<bool> checkSync{
+      *this, "check-sync",
+      llvm::cl::desc("Run mbarrier-check-sync first (errors stop the "
+                     "pipeline, warnings are reported)"),
+      llvm::cl::init(MBarrierToPTXOptions().checkSync)};
+  Option<bool> mergeReleaseFences{
+      *this, "merge-release-fences",
+      llvm::cl::desc("At O >= 1, run mbarrier-merge-release-fences: one "
+                     "fence.release.cluster + .relaxed.cluster arrivals for "
+                     "consecutive .release.cluster arrivals (PTX 8.6)"),
+      llvm::cl::init(MBarrierToPTXOptions().mergeReleaseFences)};
+};
+} // namespace
+
+void mbarrier::registerAllMBarrierPasses() {
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
+  registerConvertMBarrierToNVVM();
+  registerMBarrierAttachTarget();
+  registerMBarrierCheckSync();
+  registerMBarrierMergeReleaseFences();
+  registerMBarrierLowerPipes();
+  PassPipelineRegistration<PipelineOptions>(
+      "mbarrier-to-ptx",
+      "Lower gpu.module kernels that use mbarrier ops to PTX "
+      "(gpu-module-to-binary{format=isa})",
+      [](OpPassManager &pm, const PipelineOptions &opts) {
+        buildMBarrierToPTXPipeline(pm, opts.get());
+      });
+  // The stages of mbarrier-to-ptx, for drivers that stop in between
+  // (mbarrier-compile --emit nvvm/llvm).
+  PassPipelineRegistration<PipelineOptions>(
+      "mbarrier-to-ptx-stage-nvvm",
+      "Stage 1 of mbarrier-to-ptx: lower pipes, check, merge release fences (O >= 1), attach "
+      "the NVVM target, lower mbarrier",
+      [](OpPassManager &pm, const PipelineOptions &opts) {
+        buildMBarrierToNVVMStage(pm, opts.get());
+      });
+  PassPipelineRegistration<>(
+      "mbarrier-to-ptx-stage-llvm",
+      "Stage 2 of mbarrier-to-ptx: lower scf, gpu, arith, func, cf and NVVM "
+      "inside gpu.modules to the LLVM dialect",
+      [](OpPassManager &pm) { buildGPUToLLVMStage(pm); });
+}
