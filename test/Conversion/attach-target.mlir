@@ -1,9 +1,14 @@
 // mbarrier-attach-target: a module's own target is kept (never a second one
-// appended); a module without one gets the chip and the lowest PTX version
-// that the chip and its mbarrier ops need; bad chips and features are
-// located errors, never an LLVM abort.
-// RUN: mbarrier-opt %s -split-input-file --pass-pipeline="builtin.module(mbarrier-attach-target)" | FileCheck %s
-// RUN: mbarrier-opt %s -split-input-file --pass-pipeline="builtin.module(mbarrier-attach-target{chip=sm_120})" | FileCheck %s --check-prefix=SM120
+// appended); a module without one gets the chip and its minimum PTX version,
+// marked derived (mbarrier.derived_ptx), which convert-mbarrier-to-nvvm then
+// raises to the lowest version the module's ops need; bad chips and
+// features are located errors, never an LLVM abort.
+// RUN: mbarrier-opt %s -split-input-file --pass-pipeline="builtin.module(mbarrier-attach-target,gpu.module(convert-mbarrier-to-nvvm))" | FileCheck %s
+// RUN: mbarrier-opt %s -split-input-file --pass-pipeline="builtin.module(mbarrier-attach-target{chip=sm_120},gpu.module(convert-mbarrier-to-nvvm))" | FileCheck %s --check-prefix=SM120
+// Attached alone: the chip's minimum, derived; never on a module's own target.
+// RUN: mbarrier-opt %s -split-input-file --pass-pipeline="builtin.module(mbarrier-attach-target)" | FileCheck %s --check-prefix=ATTACH
+// ATTACH-LABEL: gpu.module @own_target_is_kept [#nvvm.target<chip = "sm_90a">] {
+// ATTACH-LABEL: gpu.module @remote_arrival [#nvvm.target<O = 3, chip = "sm_90">] attributes {mbarrier.derived_ptx} {
 // RUN: not mbarrier-opt %s --pass-pipeline="builtin.module(mbarrier-attach-target{chip=sm_120 features=+ptx86})" 2>&1 | FileCheck %s --check-prefix=BELOW
 // RUN: not mbarrier-opt %s --pass-pipeline="builtin.module(mbarrier-attach-target{features=+ptx100})" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not mbarrier-opt %s --pass-pipeline="builtin.module(mbarrier-attach-target{features=ptx86})" 2>&1 | FileCheck %s --check-prefix=MALFORMED

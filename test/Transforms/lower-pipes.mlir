@@ -6,6 +6,15 @@
 // RUN: mbarrier-opt %s --mbarrier-lower-pipes="chip=sm_90" | FileCheck %s --check-prefix=FENCE
 // RUN: mbarrier-opt %s --mbarrier-lower-pipes="chip=sm_90 features=+ptx80" | FileCheck %s --check-prefix=NOFENCE
 // NOFENCE-NOT: mbarrier.fence_release
+// In a gpu.module the module's NVVM target decides (mbarrier-to-ptx attaches
+// it first): a derived PTX version gets the fence and is raised to 8.6; an
+// explicit +ptx80 is kept, and the arrivals are release.cluster.
+// RUN: mbarrier-opt %s --mbarrier-attach-target --mbarrier-lower-pipes | FileCheck %s --check-prefix=DERIVED
+// RUN: mbarrier-opt %s --mbarrier-attach-target="features=+ptx80" --mbarrier-lower-pipes | FileCheck %s --check-prefix=EXPLICIT
+// DERIVED-LABEL: gpu.module @m [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx86">] attributes {mbarrier.derived_ptx} {
+// DERIVED: mbarrier.fence_release shared_cta
+// EXPLICIT-LABEL: gpu.module @m [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] {
+// EXPLICIT-NOT: mbarrier.fence_release
 
 // The counts come from the type: full = producers, empty = consumers x the
 // CTAs whose copies land here (2 x 2 cluster, row and column: 3 CTAs).

@@ -199,7 +199,7 @@ def test_every_op_documents_an_example_that_round_trips():
     import re
 
     root = os.path.join(os.path.dirname(__file__), "..", "..")
-    dialect = os.path.join(root, "dialect", "include", "mbarrier", "Dialect")
+    dialect = os.path.join(root, "dialect", "include", "mbarrier", "Dialect", "MBarrier", "IR")
     td = "".join(open(os.path.join(dialect, name)).read()
                  for name in ("MBarrierOps.td", "MBarrierPipe.td"))
     ops_test = "".join(open(os.path.join(root, "test", "Dialect", name)).read()

@@ -1,7 +1,7 @@
 //===- Pipeline.cpp - the whole mbarrier-to-ptx pipeline ------------------===//
 //
-// Hides the pass order that matters: the target is attached first (so the
-// mbarrier lowering can check ops against it), mbarrier lowers before
+// Hides the pass order that matters: the target is attached first (every
+// later pass reads it: the release forms, the op checks), mbarrier lowers before
 // scf-to-cf (its predicates and wait loops are scf), and convert-nvvm-to-llvm
 // runs before serialization (some NVVM ops are inline PTX).
 //
@@ -27,28 +27,21 @@ using namespace mlir::mbarrier;
 
 void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
                                         const MBarrierToPTXOptions &options) {
-  // Pipelines become mbarrier ops first, so that everything after sees them.
-  MBarrierLowerPipesOptions pipes;
-  pipes.chip = options.chip;
-  pipes.features = options.features;
-  pm.addPass(createMBarrierLowerPipes(pipes));
-  // The synchronization checker next, on the barriers as the user wrote them.
-  if (options.checkSync)
-    pm.addPass(createMBarrierCheckSync());
-  // Then the merge: it reads the pipeline's chip/features for modules without
-  // a target, and its relaxed arrivals then raise the PTX version that
-  // mbarrier-attach-target derives.
-  if (options.optLevel >= 1 && options.mergeReleaseFences) {
-    MBarrierMergeReleaseFencesOptions merge;
-    merge.chip = options.chip;
-    merge.features = options.features;
-    pm.addPass(createMBarrierMergeReleaseFences(merge));
-  }
+  // The target first: the one decision every later pass reads from the
+  // module (a derived PTX version is raised by the passes that need more).
   MBarrierAttachTargetOptions attach;
   attach.chip = options.chip;
   attach.features = options.features;
   attach.optLevel = options.optLevel;
   pm.addPass(createMBarrierAttachTarget(attach));
+  // Pipelines become mbarrier ops, so that everything after sees them.
+  pm.addPass(createMBarrierLowerPipes());
+  // The synchronization checker next, on the barriers as the user wrote them.
+  if (options.checkSync)
+    pm.addPass(createMBarrierCheckSync());
+  // Then the merge, before the lowering that reads the merged arrivals.
+  if (options.optLevel >= 1 && options.mergeReleaseFences)
+    pm.addPass(createMBarrierMergeReleaseFences());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM());
 }
 
@@ -135,8 +128,8 @@ void mbarrier::registerAllMBarrierPasses() {
   // (mbarrier-compile --emit nvvm/llvm).
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx-stage-nvvm",
-      "Stage 1 of mbarrier-to-ptx: lower pipes, check, merge release fences (O >= 1), attach "
-      "the NVVM target, lower mbarrier",
+      "Stage 1 of mbarrier-to-ptx: attach the NVVM target, lower pipes, check, merge "
+      "release fences (O >= 1), lower mbarrier",
       [](OpPassManager &pm, const PipelineOptions &opts) {
         buildMBarrierToNVVMStage(pm, opts.get());
       });

@@ -15,11 +15,16 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     `on %cta` become `nvvm.mapa` + the `shared::cluster` arrive; a predicate
     becomes an `scf.if` (run this pass before `convert-scf-to-cf`).
 
-    Before rewriting, every op is checked against the NVVM target attached to
-    its `gpu.module` (or the `chip`/`features` options when none is): cluster
-    forms, waits and counted arrivals need sm_90; the cluster forms PTX 8.0;
+    Before rewriting, a PTX version that `mbarrier-attach-target` derived
+    is raised to the one the module's ops need, and every op is checked
+    against the NVVM target attached to its `gpu.module`: cluster forms,
+    waits and counted arrivals need sm_90; the cluster forms PTX 8.0;
     `relaxed` PTX 8.6; tcgen05 sm_100a. A chip the NVPTX backend does not
     know is an error. Below any of these the NVPTX backend would abort.
+
+    `chip`/`features` are a thin alias for ops outside any targeted
+    `gpu.module` (a bare `func.func`): the target they are checked against,
+    as if attached there. They never override a module's own target.
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
@@ -28,7 +33,7 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
   ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Check ops against this chip (e.g. sm_90) when no NVVM target is attached">,
+           "Alias: the target chip of ops outside a targeted gpu.module (e.g. sm_90)">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Target features (e.g. +ptx86) that go with `chip`">,
   ];

@@ -21,9 +21,9 @@ struct MBarrierToPTXOptions {
   bool mergeReleaseFences = true;
 };
 
-/// Stage 1: check synchronization (checkSync), merge release fences
-/// (optLevel >= 1), attach the NVVM target to every gpu.module, lower
-/// mbarrier ops.
+/// Stage 1: attach the NVVM target to every gpu.module (the one target
+/// decision), lower pipes, check synchronization (checkSync), merge release
+/// fences (optLevel >= 1), lower mbarrier ops.
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
 /// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.

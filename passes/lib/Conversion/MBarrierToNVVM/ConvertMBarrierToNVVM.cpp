@@ -1,6 +1,7 @@
 //===- ConvertMBarrierToNVVM.cpp - the conversion pass --------------------===//
 #include "PatternCommon.h"
 #include "mbarrier/Conversion/Passes.h"
+#include "mbarrier/Target/NVPTX/TargetInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -30,6 +31,31 @@ struct ConvertMBarrierToNVVMPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
+    // Pipeline ops are mbarrier-lower-pipes' to lower.
+    auto isPipeType = [](Type t) {
+      return isa<PipeType, PipeStateType, SlotType>(t);
+    };
+    WalkResult pipes = root->walk([&](Operation *op) {
+      if (!isa<MBarrierDialect>(op->getDialect()) ||
+          (llvm::none_of(op->getOperandTypes(), isPipeType) &&
+           llvm::none_of(op->getResultTypes(), isPipeType)))
+        return WalkResult::advance();
+      op->emitOpError() << "is a pipeline op: run mbarrier-lower-pipes "
+                           "before convert-mbarrier-to-nvvm";
+      return WalkResult::interrupt();
+    });
+    if (pipes.wasInterrupted())
+      return signalPassFailure();
+    // A derived PTX version becomes what the module's ops need; then every
+    // op is checked against its module's target.
+    SmallVector<gpu::GPUModuleOp> modules;
+    if (auto module = dyn_cast<gpu::GPUModuleOp>(root))
+      modules.push_back(module);
+    else
+      root->walk([&](gpu::GPUModuleOp module) { modules.push_back(module); });
+    for (gpu::GPUModuleOp module : modules)
+      if (failed(raiseDerivedPTXVersion(module, getRequiredPTXVersion(module))))
+        return signalPassFailure();
     if (failed(checkMBarrierTargetSupport(root, chip, features)))
       return signalPassFailure();
     // The patterns then read each wait's scope from its attribute.

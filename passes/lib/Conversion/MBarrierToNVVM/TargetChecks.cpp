@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PatternCommon.h"
+#include "mbarrier/Target/NVPTX/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -189,14 +190,14 @@ LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root,
                                                    StringRef features) {
   if (failed(checkFunctions(root)))
     return failure();
+  // The chip/features alias: the target of ops outside a targeted module.
+  FailureOr<std::optional<FallbackTarget>> alias =
+      parseFallbackTarget(root, chip, features);
+  if (failed(alias))
+    return failure();
   std::optional<NVPTXTarget> fallback;
-  if (!chip.empty()) {
-    FailureOr<NVPTXTarget> target =
-        parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
-    if (failed(target))
-      return failure();
-    fallback = *target;
-  }
+  if (*alias)
+    fallback = (*alias)->target;
   WaitScopes waitScopes;
   bool failed = false;
   root->walk([&](Operation *op) {

@@ -3,12 +3,12 @@
 // Upstream's gpu-nvvm-attach-target appends a target to every module, also
 // to one that has its own, and applies one feature string to every chip
 // (`+ptx86` on sm_120 aborts in the NVPTX backend). This pass keeps a
-// module's own targets and derives the PTX version from the chip and ops.
+// module's own targets; the PTX version it gives is the user's or the chip's
+// minimum, marked derived (TargetInfo.h) for later passes to raise.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Conversion/MBarrierToNVVM/MBarrierToNVVM.h"
-#include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 #include "mbarrier/Target/NVPTX/Passes.h"
+#include "mbarrier/Target/NVPTX/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -51,25 +51,14 @@ struct MBarrierAttachTargetPass
         if (!targets.empty())
           return;
       }
-      std::string moduleFeatures = requested->features;
-      if (!requested->explicitPtx) {
-        unsigned needed = getRequiredPTXVersion(module);
-        if (needed > requested->minPtx) {
-          std::optional<unsigned> version = roundUpPTXVersion(needed);
-          if (!version) {
-            module.emitOpError() << "needs PTX ISA " << needed / 10 << "."
-                                 << needed % 10
-                                 << ", which this NVPTX backend does not know";
-            failed = true;
-            return;
-          }
-          moduleFeatures = "+ptx" + std::to_string(*version);
-        }
-      }
+      // The user's features, or the chip's minimum PTX version, derived:
+      // later passes raise it to what the instructions they emit need.
       auto target = NVVM::NVVMTargetAttr::get(
           ctx, optLevel, "nvptx64-nvidia-cuda", requested->chip,
-          moduleFeatures);
+          requested->features);
       module.setTargetsAttr(ArrayAttr::get(ctx, {target}));
+      if (!requested->explicitPtx)
+        module->setAttr(kDerivedPTXAttrName, UnitAttr::get(ctx));
     });
     if (failed)
       signalPassFailure();

@@ -132,17 +132,17 @@ LogicalResult mlir::mbarrier::verifyInFunction(Operation *op) {
   return success();
 }
 
-/// Whether `op` makes an arrival on another CTA's barrier.
-static bool isRemoteArrival(Operation *op) {
+/// Whether `op` uses the cluster: a remote view, an access that reaches
+/// another CTA's barrier (MBarrierOpInterface's one definition), or a 2-CTA
+/// tcgen05 commit (which signals the pair's barrier).
+static bool usesClusterOp(Operation *op) {
   if (isa<RemoteViewOp>(op))
     return true;
-  if (auto arrive = dyn_cast<ArriveOp>(op))
-    return arrive.isClusterForm();
-  if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
-    return arrive.isClusterForm();
   if (auto commit = dyn_cast<Tcgen05CommitOp>(op))
-    return commit.getMask() || commit.getCtaGroup() == 2;
-  return false;
+    if (commit.getCtaGroup() == 2)
+      return true;
+  auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
+  return barrierOp && barrierOp.reachesAnotherCTA();
 }
 
 /// Whether `fn` declares a cluster of more than one CTA or makes a remote
@@ -153,7 +153,7 @@ static bool usesCluster(Operation *fn) {
       if (shapeSize(dims).value_or(1) > 1)
         return true;
   return fn->walk([](Operation *op) {
-             return isRemoteArrival(op) ? WalkResult::interrupt()
+             return usesClusterOp(op) ? WalkResult::interrupt()
                                         : WalkResult::advance();
            }).wasInterrupted();
 }

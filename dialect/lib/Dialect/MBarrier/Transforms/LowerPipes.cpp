@@ -13,7 +13,7 @@
 // complete on a fresh barrier), the consumer on the full barrier with 0.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Target/NVPTX/FenceSupport.h"
+#include "mbarrier/Target/NVPTX/TargetInfo.h"
 #include "mbarrier/Dialect/MBarrier/Transforms/Passes.h"
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
@@ -428,12 +428,24 @@ struct MBarrierLowerPipes
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     // Where the restricted release fence exists: per gpu.module, from its
-    // targets, else from the options.
-    FailureOr<ReleaseFenceSupport> support =
-        ReleaseFenceSupport::get(getOperation(), chip, features);
-    if (failed(support))
+    // NVVM target or, outside a targeted module, the chip/features alias
+    // (none: the release.cluster form every target takes). A multicast
+    // release that gets it raises a derived PTX version to 8.6.
+    FailureOr<std::optional<FallbackTarget>> fallback =
+        parseFallbackTarget(getOperation(), chip, features);
+    if (failed(fallback))
       return signalPassFailure();
-    auto restrictedFence = [&](Operation *op) { return (*support)(op); };
+    ReleaseFenceSupport support(*fallback);
+    auto restrictedFence = [&](Operation *op) { return support(op); };
+    WalkResult raised = getOperation()->walk([&](PipeReleaseOp op) {
+      auto pipe = cast<PipeType>(op.getPipe().getType());
+      if (pipe.getMulticast() != Multicast::none && support(op) &&
+          failed(support.use(op)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (raised.wasInterrupted())
+      return signalPassFailure();
     TypeConverter types;
     types.addConversion([](Type t) { return t; });
     types.addConversion([](PipeType t) -> Type {

@@ -6,13 +6,12 @@
 // consistency model). The argument and its limits: docs/fence-merging.md.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Target/NVPTX/FenceSupport.h"
+#include "mbarrier/Target/NVPTX/TargetInfo.h"
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 #include "mbarrier/Dialect/MBarrier/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::mbarrier {
 #define GEN_PASS_DEF_MBARRIERMERGERELEASEFENCES
@@ -26,23 +25,9 @@ namespace {
 
 /// An arrival the pass may merge: release semantics at cluster scope.
 bool isReleaseClusterArrive(Operation *op) {
-  return llvm::TypeSwitch<Operation *, bool>(op)
-      .Case<ArriveOp, ArriveExpectTxOp>([](auto arrive) {
-        return arrive.getEffectiveSem() == Semantics::release &&
-               arrive.getEffectiveScope() == Scope::cluster;
-      })
-      .Default(false);
-}
-
-void makeRelaxedCluster(Operation *op) {
-  MLIRContext *ctx = op->getContext();
-  auto sem = SemanticsAttr::get(ctx, Semantics::relaxed);
-  auto scope = ScopeAttr::get(ctx, Scope::cluster);
-  llvm::TypeSwitch<Operation *>(op).Case<ArriveOp, ArriveExpectTxOp>(
-      [&](auto arrive) {
-        arrive.setSemAttr(sem);
-        arrive.setScopeAttr(scope);
-      });
+  auto arrive = dyn_cast<MBarrierArrivalOpInterface>(op);
+  return arrive && arrive.getEffectiveSem() == Semantics::release &&
+         arrive.getEffectiveScope() == Scope::cluster;
 }
 
 struct MergeReleaseFencesPass
@@ -51,16 +36,18 @@ struct MergeReleaseFencesPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    FailureOr<ReleaseFenceSupport> allowed =
-        ReleaseFenceSupport::get(root, chip, features);
-    if (failed(allowed))
+    // From each gpu.module's NVVM target, or the chip/features alias.
+    FailureOr<std::optional<FallbackTarget>> fallback =
+        parseFallbackTarget(root, chip, features);
+    if (failed(fallback))
       return signalPassFailure();
+    ReleaseFenceSupport allowed(*fallback);
 
     SmallVector<SmallVector<Operation *>> groups;
     root->walk([&](Block *block) {
       SmallVector<Operation *> run;
       auto flush = [&] {
-        if (run.size() >= 2 && (*allowed)(run.front()))
+        if (run.size() >= 2 && allowed(run.front()))
           groups.push_back(run);
         run.clear();
       };
@@ -75,10 +62,13 @@ struct MergeReleaseFencesPass
     });
 
     for (ArrayRef<Operation *> group : groups) {
+      if (failed(allowed.use(group.front())))
+        return signalPassFailure();
       OpBuilder builder(group.front());
       FenceReleaseOp::create(builder, group.front()->getLoc());
       for (Operation *op : group)
-        makeRelaxedCluster(op);
+        cast<MBarrierArrivalOpInterface>(op).setOrder(Semantics::relaxed,
+                                                      Scope::cluster);
     }
   }
 

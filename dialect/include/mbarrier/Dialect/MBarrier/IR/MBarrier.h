@@ -50,11 +50,34 @@ namespace mlir::mbarrier {
 Scope getDefaultWaitScope(Operation *op);
 } // namespace mlir::mbarrier
 
+
 #define GET_ATTRDEF_CLASSES
 #include "mbarrier/Dialect/MBarrier/IR/MBarrierAttrs.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "mbarrier/Dialect/MBarrier/IR/MBarrierOpsTypes.h.inc"
+
+namespace mlir::mbarrier {
+/// The CTA whose barrier an op touches (MBarrierOpInterface).
+struct BarrierTarget {
+  enum class Kind {
+    Local,      // the executing CTA's own barrier
+    RemoteView, // through a remote_view: `rank` (or `constRank`) is the owner
+    OnCta,      // `on %cta`: `rank` is the target
+    Multicast,  // every CTA whose bit is set in `mask`
+  };
+  Kind kind = Kind::Local;
+  Value rank;                      // RemoteView (dynamic rank), OnCta
+  std::optional<uint32_t> constRank; // RemoteView with `cta_rank N`
+  Value mask;                      // Multicast
+  /// Local for a group, RemoteView for a value defined by remote_view (or a
+  /// remote-typed block argument: rank unknown); `ctaId` (non-null) makes
+  /// it OnCta.
+  static BarrierTarget of(Value barriers, Value ctaId = {});
+};
+} // namespace mlir::mbarrier
+
+#include "mbarrier/Dialect/MBarrier/IR/MBarrierInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "mbarrier/Dialect/MBarrier/IR/MBarrierOps.h.inc"

@@ -10,6 +10,7 @@
 include "mbarrier/Dialect/MBarrier/IR/MBarrierDialect.td"
 include "mbarrier/Dialect/MBarrier/IR/MBarrierTypes.td"
 include "mbarrier/Dialect/MBarrier/IR/MBarrierAttrs.td"
+include "mbarrier/Dialect/MBarrier/IR/MBarrierInterfaces.td"
 include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -104,7 +105,7 @@ def MBarrier_RemoteViewOp : MBarrier_Op<"remote_view",
   let hasVerifier = 1;
 }
 
-def MBarrier_PtrOp : MBarrier_Op<"ptr", [Pure]> {
+def MBarrier_PtrOp : MBarrier_Op<"ptr", [Pure, MBarrier_BarrierOpInterface]> {
   let summary = "the address of one barrier, for ops that consume a pointer";
   let description = [{
     Returns the address of barrier `index` of a group as a `.shared::cta`
@@ -132,7 +133,7 @@ def MBarrier_PtrOp : MBarrier_Op<"ptr", [Pure]> {
 // Owner-only operations: init, fence_init, inval
 //===----------------------------------------------------------------------===//
 
-def MBarrier_InitOp : MBarrier_Op<"init"> {
+def MBarrier_InitOp : MBarrier_Op<"init", [MBarrier_BarrierOpInterface]> {
   let summary = "initialize one mbarrier object with an expected arrival count";
   let description = [{
     Initializes barrier `index` of the group: phase 0, expected and pending
@@ -204,7 +205,7 @@ def MBarrier_FenceReleaseOp : MBarrier_Op<"fence_release"> {
   let assemblyFormat = "(`shared_cta` $shared_cta^)? attr-dict";
 }
 
-def MBarrier_InvalOp : MBarrier_Op<"inval"> {
+def MBarrier_InvalOp : MBarrier_Op<"inval", [MBarrier_BarrierOpInterface]> {
   let summary = "invalidate one mbarrier object";
   let description = [{
     Invalidates barrier `index` so that its memory can be reused or the
@@ -228,7 +229,10 @@ def MBarrier_InvalOp : MBarrier_Op<"inval"> {
 //===----------------------------------------------------------------------===//
 
 class MBarrier_ArriveBase<string mnemonic, dag extraArgs, string extraFormat>
-    : MBarrier_Op<mnemonic, [AttrSizedOperandSegments]> {
+    : MBarrier_Op<mnemonic, [AttrSizedOperandSegments,
+        DeclareOpInterfaceMethods<MBarrier_BarrierOpInterface,
+                                  ["getBarrierTarget", "getBarrierPredicate"]>,
+        MBarrier_ArrivalOpInterface]> {
   let arguments = !con((ins BarrierRW:$barriers, Index:$index), extraArgs,
       (ins Optional<I32>:$count, Optional<I32>:$cta_id, Optional<I1>:$pred,
            OptionalAttr<MBarrier_SemanticsAttr>:$sem,
@@ -317,7 +321,7 @@ def MBarrier_ArriveExpectTxOp
   }];
 }
 
-def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx"> {
+def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx", [MBarrier_BarrierOpInterface]> {
   let summary = "add expected transaction bytes to the current phase";
   let description = [{
     Increases the tx-count of barrier `index` by `bytes` (0 to 2^20-1)
@@ -353,7 +357,7 @@ def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx"> {
 //===----------------------------------------------------------------------===//
 
 class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
-    : MBarrier_Op<mnemonic> {
+    : MBarrier_Op<mnemonic, [MBarrier_BarrierOpInterface]> {
   let arguments = (ins BarrierRW:$barriers, Index:$index, I32:$phase,
                        DefaultValuedAttr<MBarrier_PhaseOffsetAttr, "0">:$phase_offset,
                        OptionalAttr<MBarrier_SemanticsAttr>:$sem,
@@ -443,7 +447,8 @@ def MBarrier_TestWaitOp : MBarrier_WaitBase<"test_wait", (outs I1:$ready), ""> {
 // tcgen05
 //===----------------------------------------------------------------------===//
 
-def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit"> {
+def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit",
+    [DeclareOpInterfaceMethods<MBarrier_BarrierOpInterface, ["getBarrierTarget"]>]> {
   let summary = "arrive on a barrier when prior tcgen05 operations complete (sm_100a)";
   let description = [{
     `tcgen05.commit.cta_group::{1,2}.mbarrier::arrive::one.shared::cluster.b64`:

@@ -43,7 +43,7 @@ def MBarrierLowerPipes : Pass<"mbarrier-lower-pipes"> {
   ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "For modules without an NVVM target: the chip whose PTX decides the release form">,
+           "Alias: the target chip of ops outside a targeted gpu.module (e.g. sm_90)">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Target features (e.g. +ptx86) that go with `chip`">,
   ];
@@ -79,18 +79,19 @@ def MBarrierMergeReleaseFences : Pass<"mbarrier-merge-release-fences"> {
     block executes its ops in this order, so the rewrite is per thread.
 
     Only where every NVVM target of the enclosing `gpu.module` has sm_90 and
-    PTX ISA 8.6 (`.relaxed` and `fence.release`); a module without a
-    target uses the `chip`/`features` options, where empty features (the
-    PTX version derived by `mbarrier-attach-target`, which then raises it to
-    8.6) count as 8.6 if the NVPTX backend knows it. Below that (or with no
-    target and no chip), nothing is rewritten and nothing is reported.
+    PTX ISA 8.6 (`.relaxed` and `fence.release`), or a PTX version that
+    `mbarrier-attach-target` derived (this pass then raises it to 8.6).
+    `chip`/`features` are a thin alias for ops outside any targeted
+    `gpu.module`: the target they get, as if attached there (empty
+    features: derived). Below that, or with no target and no chip, nothing
+    is rewritten and nothing is reported.
 
     In `mbarrier-to-ptx` it runs first, at `O` >= 1 (off at `O=0` or with
     `merge-release-fences=false`).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "The target chip of gpu.modules without an NVVM target (e.g. sm_90); none: no rewrite there">,
+           "Alias: the target chip of ops outside a targeted gpu.module (e.g. sm_90); none: no rewrite there">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Target features (+ptxNN) that go with `chip`; empty: derived">,
   ];

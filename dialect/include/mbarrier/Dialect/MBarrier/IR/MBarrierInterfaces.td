@@ -1,0 +1,70 @@
+//===- MBarrierInterfaces.td - the barrier op interface ----*- tablegen -*-===//
+#ifndef MBARRIER_INTERFACES_TD
+#define MBARRIER_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def MBarrier_BarrierOpInterface : OpInterface<"MBarrierOpInterface"> {
+  let cppNamespace = "::mlir::mbarrier";
+  let description = [{
+    An op that touches one barrier object: `barriers[index]` of a group or a
+    remote view. The analyses, the fence pass and the lowering ask this
+    interface which barrier an op touches, in which CTA, and under which
+    predicate, instead of listing ops.
+
+    The CTA it touches (`getBarrierTarget`) is the executing CTA for a
+    local group, the view's rank through a `remote_view`, the `on %cta`
+    rank, or each CTA of a multicast mask; `reachesAnotherCTA` is the one
+    definition of an access that may reach another CTA's barrier.
+  }];
+  let methods = [
+    InterfaceMethod<"The barrier group or remote view operand.",
+      "::mlir::Value", "getBarrierGroup", (ins), [{}],
+      [{ return $_op.getBarriers(); }]>,
+    InterfaceMethod<"The index of the barrier within the group.",
+      "::mlir::Value", "getBarrierIndex", (ins), [{}],
+      [{ return $_op.getIndex(); }]>,
+    InterfaceMethod<[{The CTA (or CTAs) whose barrier the op touches.}],
+      "::mlir::mbarrier::BarrierTarget", "getBarrierTarget", (ins), [{}],
+      [{ return ::mlir::mbarrier::BarrierTarget::of($_op.getBarriers()); }]>,
+    InterfaceMethod<[{The `if %pred` operand: the op acts only where it holds
+      (null: unconditionally).}],
+      "::mlir::Value", "getBarrierPredicate", (ins), [{}],
+      [{ return {}; }]>,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Whether the op may touch a barrier of another CTA than the executing
+    /// one (a remote view, `on %cta`, a multicast mask).
+    bool reachesAnotherCTA() {
+      return $_op.getBarrierTarget().kind !=
+             ::mlir::mbarrier::BarrierTarget::Kind::Local;
+    }
+  }];
+}
+
+def MBarrier_ArrivalOpInterface : OpInterface<"MBarrierArrivalOpInterface",
+    [MBarrier_BarrierOpInterface]> {
+  let cppNamespace = "::mlir::mbarrier";
+  let description = [{
+    An arrive-on operation (`arrive`, `arrive_expect_tx`): its count and the
+    memory order it is emitted with.
+  }];
+  let methods = [
+    InterfaceMethod<"The `count` operand (null: 1).",
+      "::mlir::Value", "getArrivalCount", (ins), [{}],
+      [{ return $_op.getCount(); }]>,
+    InterfaceMethod<"The `.sem` it is emitted with.",
+      "::mlir::mbarrier::Semantics", "getEffectiveSem", (ins)>,
+    InterfaceMethod<"The `.scope` it is emitted with.",
+      "::mlir::mbarrier::Scope", "getEffectiveScope", (ins)>,
+    InterfaceMethod<"Sets `sem` and `scope`.",
+      "void", "setOrder",
+      (ins "::mlir::mbarrier::Semantics":$sem, "::mlir::mbarrier::Scope":$scope),
+      [{}], [{
+        $_op.setSemAttr(::mlir::mbarrier::SemanticsAttr::get($_op.getContext(), sem));
+        $_op.setScopeAttr(::mlir::mbarrier::ScopeAttr::get($_op.getContext(), scope));
+      }]>,
+  ];
+}
+
+#endif // MBARRIER_INTERFACES_TD
