@@ -20,6 +20,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from . import register_dialect
+from .locations import location_text
 from .ptxas import PtxasError, assemble
 
 EMITS = ("nvvm", "llvm", "ptx", "cubin")
@@ -207,25 +208,6 @@ def _first_target_chip(module: ir.Module) -> str | None:
     return None
 
 
-def _location_text(loc) -> str | None:
-    """``file:line:col`` of the first file location inside `loc`."""
-    try:
-        if loc.is_a_file():
-            return f"{loc.filename}:{loc.start_line}:{loc.start_col}"
-        if loc.is_a_name():
-            return _location_text(loc.child_loc)
-        if loc.is_a_callsite():
-            return _location_text(loc.callee)
-        if loc.is_a_fused():
-            for inner in loc.locations:
-                found = _location_text(inner)
-                if found:
-                    return found
-    except (AttributeError, ValueError):
-        pass
-    return None
-
-
 def _run(module: ir.Module, pipeline: str, warnings: list[str] | None = None) -> None:
     """Runs `pipeline` on `module`; errors raise CompileError, warnings (of
     mbarrier-check-sync) are appended to `warnings` when it is given."""
@@ -234,7 +216,7 @@ def _run(module: ir.Module, pipeline: str, warnings: list[str] | None = None) ->
     def on_diagnostic(diag) -> bool:
         if warnings is None or diag.severity != ir.DiagnosticSeverity.WARNING:
             return False
-        where = _location_text(diag.location) or str(diag.location)
+        where = location_text(diag.location) or str(diag.location)
         warnings.append(f"{where}: warning: {diag.message}")
         return True
 

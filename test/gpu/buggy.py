@@ -25,6 +25,7 @@ import numpy as np
 from mbarrier_dialect import manifest
 from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, cp_async_bulk, for_range, if_else,
                                    if_then)
+from mbarrier_dialect.lang.barriers import init_group
 
 HANG_TIMEOUT_S = 20
 
@@ -70,7 +71,7 @@ def b1_init_not_published(fixed: bool = False) -> manifest.Case:
         with if_then(k.is_thread(0)):
             with if_then(rank == 0):
                 _spin(k, k.param("scratch"), k.param("spin"))
-            bar._init_all(1)
+            init_group(bar, 1)  # by this thread: inside its if_then
         if fixed:
             k.fence_barrier_init()
             k.cluster_sync()

@@ -1,5 +1,5 @@
 """A consistent, discoverable API: the arguments that choose an op's form are
-keyword-only everywhere, sem/scope are accepted as enum or name on every op,
+keyword-only everywhere (init's lone arrival count may be positional), sem/scope are accepted as enum or name on every op,
 element types by name everywhere a dtype goes, and help() shows what there
 is (with docstrings and type hints on every public function)."""
 import importlib
@@ -17,7 +17,7 @@ from mbarrier_dialect.lang import (Kernel, MBarrier, TCGen05Bar, TMABar, const,
 FORM_ARGUMENTS = {"cta_id", "tx_count", "count", "pred", "sem", "scope", "cta_group", "cta_mask"}
 
 
-@pytest.mark.parametrize("fn", [MBarrier.arrive, MBarrier.init, MBarrier.wait, MBarrier.try_wait,
+@pytest.mark.parametrize("fn", [MBarrier.arrive, MBarrier.wait, MBarrier.try_wait,
                                 MBarrier.test_wait, TMABar.arrive, TMABar.expect_tx,
                                 TCGen05Bar.arrive, initialized_barrier, Kernel.prologue])
 def test_form_arguments_are_keyword_only(fn):
@@ -32,13 +32,27 @@ def test_positional_form_arguments_are_refused():
     """MBarrier.arrive(0, 1) used to arrive on CTA 1 and TMABar.arrive(0, 1)
     to expect 1 byte: now both are TypeErrors."""
     for call in (lambda b, t: b.arrive(0, 1), lambda b, t: t.arrive(0, 1),
-                 lambda b, t: t.expect_tx(0, 16), lambda b, t: b.init(1)):
+                 lambda b, t: t.expect_tx(0, 16), lambda b, t: b.init(1, 2)):
         with pytest.raises(TypeError, match="positional argument"):
             with Kernel("k", block=32, cluster=2) as k:
                 pool = k.smem_pool()
                 bar, tma = MBarrier(pool, 1), TMABar(pool, 1)
                 pool.commit()
                 call(bar, tma)
+
+
+def test_init_takes_its_lone_count_positionally_or_by_name():
+    """The seed's spelling bar.init(1) (issue 19): init has one argument, the
+    arrival count, so a positional count is unambiguous; both spellings
+    build the same IR. arrive's cta_id/count/pred/tx_count stay keyword-only
+    (test_form_arguments_are_keyword_only)."""
+    (count,) = [p for p in inspect.signature(MBarrier.init).parameters.values()
+                if p.name != "self"]
+    assert count.name == "count" and count.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    texts = [_module_text(lambda b, t: b.init(3)), _module_text(lambda b, t: b.init(count=3))]
+    assert texts[0] == texts[1]
+    assert texts[0].count("mbarrier.init") == 2 and "arith.constant 3 : i32" in texts[0]
+    assert _module_text(lambda b, t: t.init(5)) == _module_text(lambda b, t: t.init(count=5))
 
 
 def _module_text(build):
@@ -101,9 +115,12 @@ def test_help_shows_compile_and_the_ops():
     assert "compile" in dir(mbarrier_dialect)
 
 
-PUBLIC_MODULES = ["mbarrier_dialect", "mbarrier_dialect.compiler", "mbarrier_dialect.lang.values",
-                  "mbarrier_dialect.lang.kernel", "mbarrier_dialect.lang.barriers",
-                  "mbarrier_dialect.lang.smem"]
+PUBLIC_MODULES = ["mbarrier_dialect", "mbarrier_dialect.compiler", "mbarrier_dialect.locations",
+                  "mbarrier_dialect.lang.dtypes", "mbarrier_dialect.lang.values",
+                  "mbarrier_dialect.lang.builder", "mbarrier_dialect.lang.threads",
+                  "mbarrier_dialect.lang.control", "mbarrier_dialect.lang.smem",
+                  "mbarrier_dialect.lang.barriers", "mbarrier_dialect.lang.pipeline",
+                  "mbarrier_dialect.lang.prologue", "mbarrier_dialect.lang.kernel"]
 
 
 def _public_functions():
@@ -147,6 +164,8 @@ def test_section_comments_are_not_method_docs():
     from mbarrier_dialect import lang, runtime
     for obj in (lang.Kernel, lang.MBarrier, lang.TMABar, lang.TCGen05Bar, lang.SmemPool,
                 lang.SmemBuffer, lang.Value, lang.IfElse, lang.Range, runtime.Module,
-                runtime.DeviceBuffer, lang.kernel, lang.barriers, lang.values, lang.smem):
+                runtime.DeviceBuffer, lang.kernel, lang.barriers, lang.values, lang.smem,
+                lang.dtypes, lang.builder, lang.threads, lang.control, lang.pipeline,
+                lang.prologue):
         text = pydoc.render_doc(obj, renderer=pydoc.plaintext)
         assert "# --" not in text and "-- building" not in text, obj

@@ -22,12 +22,29 @@ shared-memory pool and barrier objects::
 Everything here emits ops of `mbarrier_dialect.dialects.mbarrier` (and
 upstream `arith`/`scf`/`llvm`/`nvvm`); it is sugar, not a second dialect.
 The guide is docs/lang.md.
+
+The package is in layers, each module importing only those below it
+(test/python/test_layering.py checks it)::
+
+    dtypes      element types, their names, sizes and conversions
+    values      Value: IR values with Python operators, constants
+    builder     the kernel being built: context, module, insertion points,
+                locations, the C++ verifier's check (verified)
+    threads     ranks (%tid, %cluster_ctarank) and barriers among threads
+    control     if_then, if_else, for_range, range, unrolled_range
+    smem        the shared-memory pool, remote buffers, load/store
+    barriers    MBarrier, TMABar, TCGen05Bar, bulk copies
+    pipeline    Pipeline and its producer/consumer sides and slots
+    prologue    the prologue and epilogue of a barrier kernel
+    kernel      Kernel: the builder with every call above as a method
 """
 from .barriers import (MBarrier, TCGen05Bar, TMABar, cp_async_bulk, cp_async_bulk_tensor,
-                       initialized_barrier, prefetch_tensormap, scope_of, sem_of)
+                       prefetch_tensormap, scope_of, sem_of)
+from .builder import current_kernel, verified
+from .control import IfElse, Loop, Range, for_range, if_else, if_then, range, unrolled_range
+from .kernel import Kernel
 from .pipeline import Consumer, ConsumerSlot, Pipeline, Producer, ProducerSlot
-from .kernel import (IfElse, Kernel, Loop, Range, current_kernel, for_range, if_else, if_then,
-                     range, unrolled_range, verified)
+from .prologue import initialized_barrier
 from .smem import RemoteBuffer, SmemBuffer, SmemPool
 from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
 

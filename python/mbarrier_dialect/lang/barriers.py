@@ -5,7 +5,9 @@ The IR rules (ownership, index, counts, bytes, phase, `sem`, ranks) are the
 C++ verifier's: each op is verified as soon as it is built, and a broken
 rule raises ``ValueError`` with the verifier's message at the caller's
 file:line. Arguments that decide an op's form are keyword-only everywhere:
-``cta_id=``, ``tx_count=``, ``count=``, ``pred=``, ``sem=``, ``scope=``.
+``cta_id=``, ``tx_count=``, ``count=``, ``pred=``, ``sem=``, ``scope=``
+(``init``'s one argument, the arrival count, may be positional:
+``bar.init(1)``).
 """
 from __future__ import annotations
 
@@ -17,12 +19,14 @@ from mlir.dialects import llvm, nvvm
 from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
 from . import values as V
-from .kernel import Kernel, current_kernel, if_then, verified
-from .smem import SmemBuffer, SmemPool
+from .builder import current_kernel, verified
+from .control import if_then
+from .smem import SmemBuffer, SmemPool, element_ptr
+from .threads import is_thread
 from .values import IntLike, Value
 
-__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "cp_async_bulk",
-           "cp_async_bulk_tensor", "prefetch_tensormap", "SemLike", "ScopeLike"]
+__all__ = ["MBarrier", "TMABar", "TCGen05Bar", "init_group", "fence_barrier_init",
+           "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap", "SemLike", "ScopeLike"]
 
 #: A memory-order argument: the enum or its PTX name.
 SemLike = Union[Semantics, str, None]
@@ -114,18 +118,14 @@ class MBarrier:
         return i % self.depth, (i // self.depth) & 1
 
     # -- operations ----------------------------------------------------------
-    def init(self, *, count: IntLike) -> None:
+    def init(self, count: IntLike) -> None:
         """The leader initializes every barrier of the group with arrival
-        count `count` (``mbarrier.init``). Publish the init before anyone
-        arrives: ``k.prologue(...)`` does all of it for several groups."""
-        leader = self.leader if self.leader is not None else current_kernel().is_thread(0)
+        count `count` (``mbarrier.init``): ``bar.init(1)`` or
+        ``bar.init(count=1)``. Publish the init before anyone arrives:
+        ``k.prologue(...)`` does all of it for several groups."""
+        leader = self.leader if self.leader is not None else is_thread(current_kernel(), 0)
         with if_then(leader):
-            self._init_all(count)
-
-    def _init_all(self, count: IntLike) -> None:
-        count = V.as_i32(count)
-        for i in range(self.depth):
-            verified(mbarrier.InitOp(self.value, V.as_index(i), count))
+            init_group(self, count)
 
     def inval(self, stage: IntLike) -> None:
         """``mbarrier.inval`` of barrier `stage` (owner only)."""
@@ -238,16 +238,20 @@ class TCGen05Bar(MBarrier):
     commit = arrive
 
 
-def initialized_barrier(kernel: Kernel, *, count: IntLike, depth: int = 1, phase_offset: int = 0,
-                        cls: type[MBarrier] = MBarrier) -> MBarrier:
-    """The prologue of a one-group barrier kernel in one call: a barrier
-    group in a pool of its own, initialized with `count` by thread 0, the
-    init made visible before anyone arrives (``kernel.prologue``)."""
-    pool = kernel.smem_pool()
-    bar = cls(pool, depth, phase_offset=phase_offset)
-    pool.commit()
-    kernel.prologue({bar: count})
-    return bar
+def init_group(group: MBarrier, count: IntLike) -> None:
+    """``mbarrier.init`` of every barrier of `group` with arrival count
+    `count`, by every thread that runs it: the caller selects the thread
+    (``MBarrier.init`` and ``k.prologue`` put it under the leader's
+    ``if_then``)."""
+    count = V.as_i32(count)
+    for i in range(group.depth):
+        verified(mbarrier.InitOp(group.value, V.as_index(i), count))
+
+
+def fence_barrier_init() -> None:
+    """``fence.mbarrier_init.release.cluster``: makes the barrier inits of
+    this thread visible to the cluster (before a cluster barrier)."""
+    verified(mbarrier.FenceInitOp())
 
 
 def cp_async_bulk(dst: SmemBuffer, src: ir.Value, *, bar: TMABar, stage: IntLike = 0,
@@ -267,8 +271,7 @@ def cp_async_bulk(dst: SmemBuffer, src: ir.Value, *, bar: TMABar, stage: IntLike
     if isinstance(nbytes, int) and (nbytes <= 0 or nbytes % 16 or nbytes > dst.nbytes):
         raise ValueError(f"cp.async.bulk copies a positive multiple of 16 bytes that fits the "
                          f"buffer ({dst.nbytes} bytes), got {nbytes}")
-    kernel = current_kernel()
-    source = kernel.element_ptr(src, src_index, dst.dtype)
+    source = element_ptr(src, src_index, dst.dtype)
     verified(nvvm.CpAsyncBulkGlobalToSharedClusterOp(dst.ptr, source, bar.ptr_to(stage),
                                                      V.as_i32(nbytes)))
 

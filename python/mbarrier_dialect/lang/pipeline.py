@@ -34,8 +34,9 @@ from mlir.dialects import llvm
 from ..dialects import mbarrier
 from . import values as V
 from .barriers import MBarrier, _tensor_map_ptr
-from .kernel import current_kernel, verified
-from .smem import SmemBuffer, SmemPool, byte_offset
+from .builder import verified
+from .control import Carried
+from .smem import SmemBuffer, SmemPool, byte_offset, element_ptr
 from .values import DType, IntLike, Value
 
 __all__ = ["Pipeline", "Producer", "Consumer", "ProducerSlot", "ConsumerSlot", "StageBuffer"]
@@ -154,7 +155,7 @@ def _state_type(role: str) -> ir.Type:
     return ir.Type.parse(f"!mbarrier.pipe_state<{role}>")
 
 
-class _Side:
+class _Side(Carried):
     """One side of a pipeline: its state (``!mbarrier.pipe_state``), which
     ``acquire``/``wait`` advance. Carry it through loops:
     ``lang.range(n, carry=[side])``."""
@@ -163,7 +164,7 @@ class _Side:
         self.pipe = pipe
         self.state = state
 
-    # The carry protocol of lang.range / for_range.
+    # Carried (lang.range / for_range): the side is its state.
     def _carry_value(self) -> ir.Value:
         return self.state
 
@@ -217,13 +218,13 @@ class Consumer(_Side):
         return ConsumerSlot(self.pipe, self._enter(mbarrier.PipeWaitOp, ready))
 
 
-class _Slot:
+class _Slot(Carried):
     def __init__(self, pipe: Pipeline, slot: ir.Value):
         self.pipe = pipe
         self.value = slot
         self._index: Value | None = None
 
-    # The carry protocol of lang.range / for_range: a slot may be carried
+    # Carried (lang.range / for_range): a slot may be carried
     # through a loop once (released in the next trip, e.g. after the next
     # wait, and the last one after the loop), as the verifier allows.
     def _carry_value(self) -> ir.Value:
@@ -268,7 +269,7 @@ class ProducerSlot(_Slot):
         from element `src_index` of `src` into this stage of `buffer`."""
         nbytes = buffer.nbytes // self.pipe.depth if nbytes is None else nbytes
         V._refuse_bool(nbytes, "nbytes")
-        source = current_kernel().element_ptr(src, src_index, buffer.dtype)
+        source = element_ptr(src, src_index, buffer.dtype)
         verified(mbarrier.PipeCpAsyncBulkOp(self.pipe.value, self.value, self.stage_ptr(buffer),
                                             source, V.as_i32(nbytes)))
 

@@ -1,22 +1,23 @@
-"""A shared-memory pool: buffers (and barriers) take byte ranges of one
-static `.shared` allocation, laid out when the pool is committed. A buffer
-of another CTA of the cluster is reached with ``buffer.remote(rank)``
-(distributed shared memory, ``mapa.shared::cluster``)."""
+"""Memory of `lang`: a shared-memory pool, whose buffers (and barriers)
+take byte ranges of one static `.shared` allocation, laid out when the pool
+is committed; a buffer of another CTA of the cluster, reached with
+``buffer.remote(rank)`` (distributed shared memory,
+``mapa.shared::cluster``); and the loads and stores of buffers and of
+global-memory pointers (``k.load``/``k.store`` are these)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Any, Callable, Sequence, Union
 
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
 from . import values as V
+from .builder import Builder
 from .values import DType, IntLike, Value
 
-if TYPE_CHECKING:
-    from .kernel import Kernel
-
-__all__ = ["SmemPool", "SmemBuffer", "RemoteBuffer"]
+__all__ = ["SmemPool", "SmemBuffer", "RemoteBuffer", "MemRef", "element_ptr", "load", "store",
+           "byte_offset", "ptr_type"]
 
 _SHARED = 3
 _SHARED_CLUSTER = 7
@@ -73,11 +74,11 @@ class SmemBuffer:
 
     def load(self, index: IntLike | Sequence[IntLike] = 0) -> Value:
         """``self[index]`` (see ``Kernel.load``)."""
-        return self.pool.kernel.load(self, index)
+        return load(self, index)
 
     def store(self, value: Value | int | float, index: IntLike | Sequence[IntLike] = 0) -> None:
         """``self[index] = value`` (see ``Kernel.store``)."""
-        self.pool.kernel.store(value, self, index)
+        store(value, self, index)
 
 
 class RemoteBuffer:
@@ -96,11 +97,11 @@ class RemoteBuffer:
 
     def load(self, index: IntLike | Sequence[IntLike] = 0) -> Value:
         """``self[index]``, read through distributed shared memory."""
-        return self.buffer.pool.kernel.load(self, index)
+        return load(self, index)
 
     def store(self, value: Value | int | float, index: IntLike | Sequence[IntLike] = 0) -> None:
         """``self[index] = value``, written through distributed shared memory."""
-        self.buffer.pool.kernel.store(value, self, index)
+        store(value, self, index)
 
 
 class SmemPool:
@@ -109,7 +110,7 @@ class SmemPool:
     point. Barrier groups (``MBarrier(pool, depth)``) take their 8-byte
     slots from the pool too."""
 
-    def __init__(self, kernel: "Kernel"):
+    def __init__(self, kernel: Builder):
         self.kernel = kernel
         self.buffers: list[SmemBuffer] = []
         self._on_commit: list[Callable[[], None]] = []
@@ -146,7 +147,7 @@ class SmemPool:
         self.nbytes = max(offset, 1)
         name = self.kernel.unique_symbol("smem_pool")
         array = ir.Type.parse(f"!llvm.array<{self.nbytes} x i8>")
-        with ir.InsertionPoint.at_block_begin(self.kernel.gpu_module_body):
+        with self.kernel.module_insertion_point():
             llvm.GlobalOp(
                 array, name, ir.Attribute.parse("#llvm.linkage<internal>"),
                 alignment=align, addr_space=_SHARED,
@@ -163,3 +164,97 @@ def byte_offset(ptr: ir.Value, nbytes: int) -> ir.Value:
     """`ptr` + `nbytes` bytes."""
     i8 = ir.IntegerType.get_signless(8)
     return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
+
+
+# -- loads and stores ---------------------------------------------------------
+
+#: What `load`/`store` accept as the memory they access.
+MemRef = Union[SmemBuffer, RemoteBuffer, ir.Value]
+
+
+def element_ptr(ref: MemRef, index: IntLike | Sequence[IntLike] = 0,
+                dtype: DType | None = None) -> ir.Value:
+    """The address of element `index` of `ref` (a buffer, a remote buffer
+    or a pointer value; a tuple index for a multi-dimensional buffer)."""
+    base, ty, shape = _memref(ref, dtype)
+    flat = _flat_index(index, shape)
+    dyn = -2147483648  # LLVM::GEPOp::kDynamicIndex
+    return llvm.GEPOp(base.type, base, [flat], [dyn], ty, llvm.GEPNoWrapFlags.none).result
+
+
+def load(ref: MemRef, index: IntLike | Sequence[IntLike] = 0,
+         dtype: DType | None = None) -> Value:
+    """``ref[index]``, naturally aligned. The element type is the
+    buffer's; for a pointer value it is `dtype` (default ``i32``)."""
+    _, ty, _ = _memref(ref, dtype)
+    return V.wrap(llvm.LoadOp(ty, element_ptr(ref, index, dtype),
+                              alignment=V.dtype_nbytes(ty)).result)
+
+
+def store(value: Value | int | float, ref: MemRef,
+          index: IntLike | Sequence[IntLike] = 0, dtype: DType | None = None) -> None:
+    """``ref[index] = value``, naturally aligned. A Python number becomes
+    a constant of the element type (a buffer's, else `dtype`, else
+    ``i32``/``f32``); a value must have the element type already."""
+    V._refuse_bool(value, "the stored value")
+    if isinstance(value, ir.Value):
+        if dtype is None and not isinstance(ref, (SmemBuffer, RemoteBuffer)):
+            dtype = value.type
+        ty = _memref(ref, dtype)[1]
+        if value.type != ty:
+            raise TypeError(f"storing a {value.type} value into {ty} elements: convert it "
+                            f"with .to('{ty}')")
+    else:
+        if dtype is None and not isinstance(ref, (SmemBuffer, RemoteBuffer)):
+            dtype = "f32" if isinstance(value, float) else "i32"
+        ty = _memref(ref, dtype)[1]
+        value = V.const(value, ty)
+    llvm.StoreOp(value, element_ptr(ref, index, ty), alignment=V.dtype_nbytes(ty))
+
+
+def _memref(ref: MemRef, dtype: DType | None):
+    """(base pointer, element type, shape or None) of what load/store access."""
+    base, ty, shape = _memref_parts(ref, dtype)
+    if isinstance(ty, ir.IndexType):
+        raise TypeError("an index value has no size in memory: store it as .to('i64') or "
+                        ".to('i32')")
+    return base, ty, shape
+
+
+def _memref_parts(ref: MemRef, dtype: DType | None):
+    if isinstance(ref, (SmemBuffer, RemoteBuffer)):
+        ty = ref.dtype
+        if dtype is not None and V.dtype(dtype) != ty:
+            raise TypeError(f"the buffer holds {ty}, not {V.dtype(dtype)}")
+        return ref.ptr, ty, ref.shape
+    if isinstance(ref, ir.Value) and isinstance(ref.type, ir.Type) \
+            and str(ref.type).startswith("!llvm.ptr"):
+        return ref, V.dtype(dtype if dtype is not None else "i32"), None
+    raise TypeError(f"load/store take a shared-memory buffer, a remote buffer or a pointer "
+                    f"value, got {type(ref).__name__}"
+                    + (f" of type {ref.type}" if isinstance(ref, ir.Value) else ""))
+
+
+def _gep_index(x: IntLike) -> ir.Value:
+    V._refuse_bool(x, "an index")
+    if isinstance(x, int):
+        return V.const(x, "i32" if -2**31 <= x < 2**31 else "i64")
+    if isinstance(x, ir.Value) and isinstance(x.type, ir.IndexType):
+        return V.as_value(x, ir.IntegerType.get_signless(64))
+    if isinstance(x, ir.Value) and V._is_int(x.type) and not V._is_i1(x.type):
+        return x  # GEP indices are signed: sign-extended by LLVM
+    raise TypeError(f"an element index is an int or an integer value, got "
+                    f"{x.type if isinstance(x, ir.Value) else type(x).__name__}")
+
+
+def _flat_index(index, shape) -> ir.Value:
+    if isinstance(index, tuple):
+        if shape is None or len(index) != len(shape):
+            raise TypeError(f"a {len(index)}-dimensional index for "
+                            f"{'a pointer' if shape is None else f'a buffer of shape {shape}'}")
+        flat: Any = 0
+        for i, extent in zip(index, shape):
+            V._refuse_bool(i, "an index")
+            flat = flat * extent + (V.wrap(i) if isinstance(i, ir.Value) else i)
+        return _gep_index(flat)
+    return _gep_index(index)

@@ -1,0 +1,74 @@
+"""The start and the end of a barrier kernel: the prologue (a leader
+initializes every barrier group and pipeline, ``fence.mbarrier_init`` makes
+the inits visible, one CTA or cluster barrier keeps every thread from
+arriving before) and the epilogue (no CTA of a cluster exits while another
+may still reach its shared memory). ``k.prologue(...)`` and
+``k.epilogue()`` are these."""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from mlir import ir
+
+from .barriers import MBarrier, fence_barrier_init, init_group
+from .builder import Builder
+from .control import if_then
+from .pipeline import Pipeline
+from .smem import SmemPool
+from .threads import cluster_sync, is_thread, sync_threads
+from .values import IntLike
+
+__all__ = ["prologue", "epilogue", "initialized_barrier"]
+
+
+def prologue(kernel: Builder, barriers: Mapping[MBarrier, IntLike] | None = None, *,
+             pipes: Sequence[Pipeline] = (), leader: ir.Value | None = None) -> None:
+    """The start of `kernel`, for several groups at once: the leader
+    (default: thread rank 0) initializes every barrier of every group with
+    its arrival count and every pipeline, ``fence.mbarrier_init`` makes the
+    inits visible, and one barrier (``barrier.cluster`` in a cluster
+    kernel, ``bar.sync`` otherwise) keeps every thread from arriving
+    before."""
+    barriers = {} if barriers is None and pipes else barriers
+    if not isinstance(barriers, Mapping) or not (barriers or pipes):
+        raise TypeError("prologue() takes a dict {barrier group: arrival count} and/or "
+                        "pipes=[Pipeline, ...]")
+    for bar in barriers:
+        if not isinstance(bar, MBarrier):
+            raise TypeError(f"prologue() initializes barrier groups (MBarrier, TMABar, "
+                            f"TCGen05Bar), got a {type(bar).__name__} key")
+    for pipe in pipes:
+        if not isinstance(pipe, Pipeline):
+            raise TypeError(f"prologue(pipes=...) takes Pipelines, got a {type(pipe).__name__}")
+    with if_then(is_thread(kernel, 0) if leader is None else leader):
+        for bar, count in barriers.items():
+            init_group(bar, count)
+        for pipe in pipes:
+            pipe.init()
+    fence_barrier_init()
+    if kernel.cluster:
+        cluster_sync()
+    else:
+        sync_threads()
+
+
+def epilogue(kernel: Builder) -> None:
+    """The safe end of a cluster kernel: a final ``barrier.cluster``
+    (arrive + wait by every thread), so that no CTA exits, and its shared
+    memory goes away, while another CTA may still arrive on its barriers or
+    access its buffers. Emits nothing in a kernel without a cluster (no
+    other CTA can reach its shared memory)."""
+    if kernel.cluster:
+        cluster_sync()
+
+
+def initialized_barrier(kernel: Builder, *, count: IntLike, depth: int = 1,
+                        phase_offset: int = 0, cls: type[MBarrier] = MBarrier) -> MBarrier:
+    """The prologue of a one-group barrier kernel in one call: a barrier
+    group in a pool of its own, initialized with `count` by thread 0, the
+    init made visible before anyone arrives (``kernel.prologue``)."""
+    pool = SmemPool(kernel)
+    bar = cls(pool, depth, phase_offset=phase_offset)
+    pool.commit()
+    prologue(kernel, {bar: count})
+    return bar
