@@ -225,6 +225,12 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       release(setOf(op), {&state.dirty, &state.dirtyShared});
       return;
     }
+    if (isOpaqueCall(op)) {
+      // It may fence or be a cluster barrier: what was stored before is
+      // no longer certainly unpublished.
+      release(setOf(op), {&state.dirty, &state.dirtyShared, &state.unsynced});
+      return;
+    }
     auto weakRemote = [&](auto arrive) {
       if (!isRemoteUse(model, op))
         return;

@@ -30,8 +30,9 @@ constexpr unsigned kMaxCallDepth = 16;
 constexpr size_t kMaxInlinedOps = 100000;
 
 /// The body to put in place of `call`, or null: a function of the module
-/// (looked up from `anchor`, the original function) with one block whose
-/// terminator returns as many values as the call has results.
+/// (looked up from `anchor`, the original function) with one block that
+/// ends in a return of as many values as the call has results (a body
+/// that ends otherwise, `llvm.unreachable` say, does not return).
 FunctionOpInterface inlinableCallee(CallOpInterface call, Operation *anchor) {
   auto symbol = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
   if (!symbol)
@@ -41,7 +42,8 @@ FunctionOpInterface inlinableCallee(CallOpInterface call, Operation *anchor) {
   if (!callee || callee.isExternal() || !callee.getFunctionBody().hasOneBlock())
     return {};
   Block &body = callee.getFunctionBody().front();
-  if (body.empty() || body.getNumArguments() != call.getArgOperands().size() ||
+  if (body.empty() || !body.back().hasTrait<OpTrait::ReturnLike>() ||
+      body.getNumArguments() != call.getArgOperands().size() ||
       body.getTerminator()->getNumOperands() != call->getNumResults())
     return {};
   for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getArgOperands()))

@@ -202,3 +202,78 @@ gpu.module @opaque_calls {
     gpu.return
   }
 }
+
+// -----
+
+// An opaque call may also be a release fence (class 7): a store, an
+// external helper, then a relaxed remote arrival is not judged.
+gpu.module @opaque_call_may_fence {
+  llvm.mlir.global internal @mailbox() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+  func.func private @extern_fence()
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %peer = arith.xori %rank, %one : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+    }
+    mbarrier.fence_init
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    %box = llvm.mlir.addressof @mailbox : !llvm.ptr<3>
+    %peer_box = nvvm.mapa %box, %peer : !llvm.ptr<3> -> !llvm.ptr<7>
+    %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
+    scf.if %leader {
+      llvm.store %rank, %peer_box : i32, !llvm.ptr<7>
+      func.call @extern_fence() : () -> ()
+      mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<1>
+    }
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// Buggy: printf is not opaque; it hides neither the unpublished init
+// (class 1) nor the store before the relaxed arrival (class 7).
+gpu.module @printf_is_not_opaque {
+  llvm.mlir.global internal @mailbox() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+  llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
+  gpu.func @k(%fmt: !llvm.ptr) kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %peer = arith.xori %rank, %one : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+    }
+    %box = llvm.mlir.addressof @mailbox : !llvm.ptr<3>
+    %peer_box = nvvm.mapa %box, %peer : !llvm.ptr<3> -> !llvm.ptr<7>
+    %r = mbarrier.remote_view %g, %peer : !mbarrier.group<1>
+    scf.if %leader {
+      llvm.store %rank, %peer_box : i32, !llvm.ptr<7>
+      %n = llvm.call @vprintf(%fmt, %fmt) : (!llvm.ptr, !llvm.ptr) -> i32
+      // expected-warning @+2 {{is a relaxed arrival on another CTA's barrier after stores with no release fence in between}}
+      // expected-error @+1 {{reaches another CTA's barrier before its mbarrier.init is visible to the cluster}}
+      mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<1>
+    }
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    gpu.return
+  }
+}

@@ -164,3 +164,33 @@ gpu.module @undeclared_cluster {
     gpu.return
   }
 }
+
+// -----
+
+// Class 7 is about hand-offs between CTAs: a relaxed cluster-form arrival
+// on the CTA's own barrier after a store is not judged as one (a relaxed
+// arrival to another CTA is: test/Check/memory-order.mlir).
+gpu.module @own_cta_memory_order {
+  llvm.mlir.global internal @box() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    %box = llvm.mlir.addressof @box : !llvm.ptr<3>
+    scf.if %leader {
+      llvm.store %rank, %box : i32, !llvm.ptr<3>
+      mbarrier.arrive %g[%c0] on %rank {sem = #mbarrier.sem<relaxed>, scope = #mbarrier.scope<cta>} : !mbarrier.group<1>
+    }
+    mbarrier.wait %g[%c0], %zero {scope = #mbarrier.scope<cta>} : !mbarrier.group<1>
+    gpu.return
+  }
+}
