@@ -304,9 +304,12 @@ gpu.module @kernels {
 
 // -----
 
-// (gpu.func checks the rank of known_cluster_size itself; llvm.func does not.)
-llvm.func @cluster_shape_not_3d() attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1>} {
-  // expected-error @+1 {{'nvvm.cluster_dim' must have three positive dimensions (x, y, z), got array<i32: 2, 1>}}
+// (gpu.func checks the rank of known_cluster_size itself; NVVM checks that
+// nvvm.cluster_dim has one to three dimensions, not their signs. Two
+// dimensions are a cluster shape: `array<i32: 2, 1>` is a cluster of 2,
+// test/Analysis/SyncCheck/launch-shape.mlir.)
+llvm.func @cluster_shape_with_a_zero_dim() attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 0>} {
+  // expected-error @+1 {{'nvvm.cluster_dim' must have one to three positive dimensions (x[, y[, z]]), got array<i32: 2, 0>}}
   %g = mbarrier.alloc : !mbarrier.group<1>
   llvm.return
 }

@@ -4,7 +4,7 @@
 // in the output (not only after the last match): no .shared.b64 form
 // (mbarrier.arrive.shared.b64, ...) and no .shared::cta.b64 form.
 // (check-sync=false: the kernel is an instruction-form snippet, not a barrier
-// protocol; the plugin's mbarrier-check-sync runs in test/Check/exit.mlir.)
+// protocol; the plugin's mbarrier-check-sync runs in test/Analysis/SyncCheck/exit.mlir.)
 // RUN: %mlir_opt %mbarrier_plugin_opts %s --pass-pipeline="builtin.module(mbarrier-to-ptx{chip=sm_90 features=+ptx86 check-sync=false})" \
 // RUN:   | FileCheck %s --implicit-check-not=mbarrier.arrive.shared.b64 \
 // RUN:       --implicit-check-not=.shared.b64 --implicit-check-not=.shared::cta.b64

@@ -5,7 +5,7 @@
 // with a store between them, a module whose target emits PTX 8.0, O=0, and
 // merge-release-fences=false.
 // (--no-check-sync: an instruction-form test whose kernels are not barrier
-// protocols; mbarrier-check-sync is tested in test/Check/.)
+// protocols; mbarrier-check-sync is tested in test/Analysis/SyncCheck/.)
 // RUN: mbarrier-compile --no-check-sync %s --emit ptx --module kernels -o - | FileCheck %s
 // RUN: mbarrier-compile --no-check-sync %s --emit ptx --module old -o - | FileCheck %s --check-prefix=OLD
 // RUN: mbarrier-compile --no-check-sync %s -O 0 --emit ptx --module kernels -o - | FileCheck %s --check-prefix=NOMERGE

@@ -2,7 +2,7 @@
 // or inside an scf.execute_region is still a remote view: every arrival
 // through it is the cluster form, down to PTX, and no local arrive appears.
 // (--no-check-sync: an instruction-form test whose kernels are not barrier
-// protocols; mbarrier-check-sync is tested in test/Check/.)
+// protocols; mbarrier-check-sync is tested in test/Analysis/SyncCheck/.)
 // RUN: mbarrier-opt %s --pass-pipeline="builtin.module(gpu.module(convert-mbarrier-to-nvvm))" | FileCheck %s --check-prefix=NVVM \
 // RUN:   --implicit-check-not=mbarrier.remote_view --implicit-check-not=mbarrier.arrive
 // RUN: mbarrier-compile --no-check-sync %s --emit ptx -o - | FileCheck %s --implicit-check-not=mbarrier.arrive.shared.b64

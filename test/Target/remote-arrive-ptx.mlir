@@ -6,7 +6,7 @@
 // state-space form: .shared.b64 (mbarrier.arrive.shared.b64,
 // mbarrier.arrive.expect_tx.shared.b64, ...) and .shared::cta.b64.
 // (--no-check-sync: an instruction-form test whose kernels are not barrier
-// protocols; mbarrier-check-sync is tested in test/Check/.)
+// protocols; mbarrier-check-sync is tested in test/Analysis/SyncCheck/.)
 // RUN: mbarrier-compile --no-check-sync %s --emit ptx --module remote -o - | FileCheck %s \
 // RUN:   --implicit-check-not=mbarrier.arrive.shared.b64 \
 // RUN:   --implicit-check-not=mbarrier.arrive.expect_tx.shared.b64 \

@@ -3,7 +3,7 @@
 // shared::cluster window); other CTAs are reached only through the multicast
 // mask, never through mapa, and no mbarrier.arrive is emitted for a commit.
 // (--no-check-sync: an instruction-form test whose kernels are not barrier
-// protocols; mbarrier-check-sync is tested in test/Check/.)
+// protocols; mbarrier-check-sync is tested in test/Analysis/SyncCheck/.)
 // RUN: mbarrier-compile --no-check-sync %s --chip sm_100a --emit ptx --module kernels -o - | FileCheck %s \
 // RUN:   --implicit-check-not=mapa --implicit-check-not=mbarrier.arrive
 // The 2-CTA form through a remote view signals the leader CTA's barrier: mapa,

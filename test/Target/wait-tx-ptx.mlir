@@ -3,7 +3,7 @@
 // counted arrive, on the same barrier address). Scopes are written out where
 // a default could differ between cluster and non-cluster kernels.
 // (--no-check-sync: an instruction-form test whose kernels are not barrier
-// protocols; mbarrier-check-sync is tested in test/Check/.)
+// protocols; mbarrier-check-sync is tested in test/Analysis/SyncCheck/.)
 // RUN: mbarrier-compile --no-check-sync %s --emit ptx -o - | FileCheck %s
 // The ptxas step (no GPU needed) accepts every form:
 // RUN: mbarrier-compile --no-check-sync %s -o %t.cubin

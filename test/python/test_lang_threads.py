@@ -54,7 +54,7 @@ def test_the_prologue_of_a_kernel_without_a_cluster_uses_it():
 
 
 # Warp 0 arrives in every trip of a loop that never waits on an mbarrier;
-# warp 1 waits phase after phase (test/Check/parity.mlir's shape). Without a
+# warp 1 waits phase after phase (test/Analysis/SyncCheck/parity.mlir's shape). Without a
 # CTA barrier in the producer loop the checker warns that the producer may
 # run phases ahead; a CTA barrier there is synchronization it accepts.
 RUN_AHEAD = """

@@ -1,6 +1,7 @@
 //===- CheckSync.cpp - the mbarrier-check-sync pass ------------------------===//
 //
-// The driver: one SPMD model per function that uses mbarrier ops, then the
+// The driver: one SPMD model per function that uses mbarrier ops (on a copy
+// with its callees' bodies in place of the calls, SyncCallees.cpp), then the
 // analyses of each class family (CheckLifetime.cpp: classes 1, 2, 8;
 // CheckCounts.cpp: 3, 4, 5, 6; CheckMemoryOrder.cpp: 7). Reports are
 // emitted once per op at the end; any error fails the pass. The classes,
@@ -36,12 +37,19 @@ struct MBarrierCheckSyncPass
                             }).wasInterrupted();
       if (!usesBarriers)
         return;
-      SPMDModel model(fn);
+      // Callees are analysed in their caller's context: on a copy of the
+      // function with their bodies in place of the calls.
+      Operation *inlined = inlineCallees(fn);
+      FunctionOpInterface target =
+          inlined ? cast<FunctionOpInterface>(inlined) : fn;
+      SPMDModel model(target);
       Reporter out;
-      checkLifetime(fn, model, out);
-      checkCounts(fn, model, out);
-      checkMemoryOrder(fn, model, out);
+      checkLifetime(target, model, out);
+      checkCounts(target, model, out);
+      checkMemoryOrder(target, model, out);
       failed |= out.emit();
+      if (inlined)
+        inlined->destroy();
     });
     if (failed)
       signalPassFailure();

@@ -34,6 +34,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -116,6 +117,10 @@ private:
 };
 
 void Counter::collect() {
+  for (Value root : openRoots(fn)) {
+    openGroups.push_back(root);
+    openTx.push_back(root);
+  }
   auto fill = [&](Event &e, auto arrive) {
     e.pred = arrive.getPred();
     if (Value cta = arrive.getCtaId()) {
@@ -202,7 +207,14 @@ bool Counter::closedWorld(Value root) {
   if (!root || isa<BlockArgument>(root) || llvm::is_contained(openGroups, root))
     return false;
   // Every use of the group (and of its remote views) is an mbarrier op.
+  // For views, the group is their pointer: its other uses are openRoots'.
   SmallVector<Value> values{root};
+  if (isa<LLVM::LLVMPointerType>(root.getType())) {
+    values.clear();
+    for (Operation *user : root.getUsers())
+      if (auto view = dyn_cast<ViewOp>(user))
+        values.push_back(view.getResult());
+  }
   while (!values.empty()) {
     Value v = values.pop_back_val();
     for (Operation *user : v.getUsers()) {
@@ -217,31 +229,14 @@ bool Counter::closedWorld(Value root) {
   return true;
 }
 
-/// Whether `v` may differ between the threads or CTAs that compute it (its
-/// definition reads a thread, lane or CTA id, or elect.sync).
-bool threadDependent(Value v, unsigned depth = 0) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 32)
-    return false; // a block argument: uniform unless a loop carries ids
-  StringRef name = def->getName().getStringRef();
-  if (name == "gpu.thread_id" || name == "gpu.lane_id" ||
-      name == "gpu.cluster_block_id" || name == "nvvm.elect.sync" ||
-      name.starts_with("nvvm.read.ptx.sreg.tid") ||
-      name == "nvvm.read.ptx.sreg.laneid" ||
-      name.starts_with("nvvm.read.ptx.sreg.cluster.cta"))
-    return true;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return threadDependent(operand, depth + 1);
-  });
-}
-
 std::optional<PerRank> Counter::perRank(const Event &e) {
   const ExecSet &set = model.execSet(e.op);
   if (!set)
     return std::nullopt;
-  // The counts are per barrier: an index that differs between the threads
-  // (a barrier per warp, say) names several barriers at once.
-  if (!e.key.constIndex && threadDependent(e.key.index))
+  // The counts are per barrier: an index that may differ between the
+  // threads (a barrier per warp, a stage that depends on the warp group)
+  // names several barriers at once, or one at different times.
+  if (!e.key.constIndex && !model.uniform(e.key.index))
     return std::nullopt;
   int64_t ranks = model.ranks();
   PerRank result(ranks, 0);
@@ -444,6 +439,16 @@ void Counter::checkArrivals() {
   });
 }
 
+/// Whether `loop` (an scf.for) has constant bounds and at most one trip.
+bool atMostOneTrip(Operation *loop) {
+  std::optional<int64_t> lb = constantOf(loop->getOperand(0));
+  std::optional<int64_t> ub = constantOf(loop->getOperand(1));
+  std::optional<int64_t> step = constantOf(loop->getOperand(2));
+  int64_t span;
+  return lb && ub && step && *step > 0 &&
+         (*ub <= *lb || (!llvm::SubOverflow(*ub, *lb, span) && span <= *step));
+}
+
 /// Whether `v` is the same in every trip of `loop`.
 bool invariantIn(Value v, Operation *loop) {
   if (constantOf(v))
@@ -468,6 +473,15 @@ void Counter::checkParity() {
         !invariantIn(wait.getIndex(), loop))
       continue;
     BarrierKey key = *barrierOf(w);
+    // A loop of at most one trip has no second trip; a barrier initialized
+    // again in the loop (Triton's per-trip init, wait(0), inval) starts
+    // every trip at phase 0.
+    if (atMostOneTrip(loop) || llvm::any_of(inits, [&](InitOp init) {
+          BarrierKey k = *barrierOf(init);
+          return loop->isAncestor(init) && k.root == key.root &&
+                 !k.differentFrom(key);
+        }))
+      continue;
     std::optional<int64_t> count = initCount(key);
     // Arrivals on this barrier inside the loop (at any depth).
     SmallVector<const Event *> inLoop;
@@ -577,8 +591,7 @@ void Counter::checkBytes() {
   // Only barriers whose transaction bytes all come and go in one context.
   forEachBarrier(bytes, [&](Operation *ctx, ArrayRef<const Event *> group) {
     const BarrierKey &key = group.front()->key;
-    if (llvm::is_contained(openTx, key.root) ||
-        llvm::is_contained(openGroups, key.root))
+    if (llvm::is_contained(openTx, key.root) || !closedWorld(key.root))
       return;
     auto other = [&](const Event &e) {
       return e.key.root == key.root && e.context != ctx;

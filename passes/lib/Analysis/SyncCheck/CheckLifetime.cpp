@@ -35,8 +35,15 @@ namespace {
 
 // Class 8 states.
 enum : uint8_t { kNone = 1, kLive = 2, kInval = 4 };
-// Class 1 states.
-enum : uint8_t { kPublished = 1, kUnfenced = 2, kFenced = 4, kArrived = 8 };
+// Class 1 states; kOpaque: an opaque call (one that may synchronize) came
+// after the init.
+enum : uint8_t {
+  kPublished = 1,
+  kUnfenced = 2,
+  kFenced = 4,
+  kArrived = 8,
+  kOpaque = 16
+};
 constexpr uint8_t kUnpublished = kUnfenced | kFenced | kArrived;
 // Class 2 states.
 enum : uint8_t { kClean = 1, kPending = 2 };
@@ -150,18 +157,25 @@ struct LifeState {
 /// The group a barrier-completing op (a bulk copy) names through its
 /// `mbar` operand, when that is an `mbarrier.ptr`.
 Value copyGroup(Operation *op) {
-  Value mbar;
-  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
-    mbar = copy.getMbar();
-  else if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
-    mbar = copy.getMbar();
-  else if (auto copy = dyn_cast<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(op))
-    mbar = copy.getMbar();
+  Value mbar = mbarOperand(op);
   if (!mbar)
     return {};
   if (auto ptr = mbar.getDefiningOp<PtrOp>())
     return rootOf(ptr.getBarriers());
   return {};
+}
+
+/// Groups whose barriers ops the walk does not see may initialize,
+/// invalidate or arrive on: openRoots, and groups passed to an opaque call.
+SmallVector<Value> opaqueGroups(FunctionOpInterface fn) {
+  SmallVector<Value> groups = openRoots(fn);
+  fn->walk([&](Operation *op) {
+    if (isOpaqueCall(op))
+      for (Value operand : op->getOperands())
+        if (isa<GroupType, RemoteType>(operand.getType()))
+          groups.push_back(rootOf(operand));
+  });
+  return groups;
 }
 
 /// Whether `key` names the same barrier wherever it is evaluated: a
@@ -188,8 +202,9 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
   // here (a wait can keep the CTA alive until the arrivals land).
   bool drains = false;
   SmallVector<Value> remoteTargets;
+  SmallVector<Value> opaque = opaqueGroups(fn);
   fn->walk([&](Operation *op) {
-    if (!isRemoteBarrierUse(op))
+    if (!isRemoteUse(model, op))
       return;
     Value group = barrierOf(op) ? barrierOf(op)->root : copyGroup(op);
     if (group)
@@ -203,9 +218,21 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
 
   auto visit = [&](Operation *op, LifeState &state) {
     std::optional<BarrierKey> key = barrierOf(op);
+    if (key && llvm::is_contained(opaque, key->root))
+      key.reset(); // not followed
+    bool remote = isRemoteUse(model, op);
+
+    // An opaque call may be a cluster barrier (a helper the checker cannot
+    // see into): what it may have published or drained is unknown.
+    if (isOpaqueCall(op)) {
+      for (auto &[group, m] : state.groups.entries)
+        m |= kOpaque;
+      state.exit = kClean;
+      state.pendingOps.clear();
+    }
 
     // Class 8: lifetime of each barrier.
-    if (isa<InitOp>(op)) {
+    if (isa<InitOp>(op) && key) {
       uint8_t m = state.barriers.get(*key, kNone);
       if (m == kLive)
         out.report(op, Severity::Warning, 8)
@@ -221,9 +248,9 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
         out.clear(op, 8);
       state.barriers.set(*key, kLive);
       state.groups.set(key->root, kUnfenced);
-    } else if (isa<InvalOp>(op)) {
+    } else if (isa<InvalOp>(op) && key) {
       state.barriers.set(*key, kInval);
-    } else if (key && !isRemoteBarrierUse(op) &&
+    } else if (key && !remote &&
                !isa<RemoteType>(op->getOperand(0).getType())) {
       uint8_t m = state.barriers.get(*key, kNone);
       if (m == kInval)
@@ -260,10 +287,12 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
       state.exit = kClean;
       state.pendingOps.clear();
     }
-    if (isRemoteBarrierUse(op)) {
+    if (remote) {
       Value group = key ? key->root : copyGroup(op);
+      if (llvm::is_contained(opaque, group))
+        group = nullptr;
       uint8_t m = group ? state.groups.get(group, kPublished) : kPublished;
-      if (m & kUnpublished) {
+      if ((m & kUnpublished) && !(m & kOpaque)) {
         bool every = !(m & kPublished);
         const char *missing =
             (m & kUnfenced) ? "no mbarrier.fence_init and cluster barrier "
@@ -271,10 +300,18 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
             : (m & kFenced) ? "no cluster barrier (nvvm.cluster.arrive + "
                               "nvvm.cluster.wait) after mbarrier.fence_init"
                             : "no nvvm.cluster.wait after nvvm.cluster.arrive";
-        if (every)
+        if (every && model.clusterDeclared())
           out.report(op, Severity::Error, 1)
               << "reaches another CTA's barrier before its mbarrier.init is "
                  "visible to the cluster: "
+              << missing << " between the init and this remote arrival or copy";
+        else if (every)
+          // Without a declared cluster the launch may have one CTA per
+          // cluster, where the target is the CTA itself: not every launch.
+          out.report(op, Severity::Warning, 1)
+              << "may reach another CTA's barrier before its mbarrier.init is "
+                 "visible to the cluster: in a launch with clusters of more "
+                 "than one CTA (the kernel declares no known_cluster_size), "
               << missing << " between the init and this remote arrival or copy";
         else
           out.report(op, Severity::Warning, 1)
@@ -287,7 +324,9 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     }
 
     // Class 2: exit while peers may still access this CTA's memory.
-    if (isRemoteBarrierUse(op) || isRemoteMemoryAccess(op)) {
+    // (In a declared cluster of one CTA there is no peer to outlive.)
+    bool alone = model.clusterDeclared() && model.ranks() == 1;
+    if (remote || (isRemoteMemoryAccess(op) && !alone)) {
       state.exit = kPending;
       if (!llvm::is_contained(state.pendingOps, op))
         state.pendingOps.push_back(op);
@@ -296,7 +335,7 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
         isKernelFunction(fn)) {
       for (Operation *remote : state.pendingOps) {
         bool every = state.exit == kPending;
-        bool error = every && !drains;
+        bool error = every && !drains && model.clusterDeclared();
         if (error)
           out.report(remote, Severity::Error, 2)
               << "is followed by the kernel's exit with no cluster barrier "

@@ -129,18 +129,20 @@ struct StoreState {
 };
 
 /// Groups other CTAs arrive on (a remote view of the group, `on %cta`, a
-/// multicast commit or bulk copy).
-SmallVector<Value> remotelyArrived(FunctionOpInterface fn) {
+/// multicast commit or bulk copy), unless the target is the CTA itself.
+SmallVector<Value> remotelyArrived(FunctionOpInterface fn, SPMDModel &model) {
   SmallVector<Value> groups;
   fn->walk([&](Operation *op) {
-    if (auto view = dyn_cast<RemoteViewOp>(op))
-      groups.push_back(rootOf(view.getBarriers()));
-    else if (isRemoteBarrierUse(op))
+    if (auto view = dyn_cast<RemoteViewOp>(op)) {
+      if (!model.targetsOwnCTA(op))
+        groups.push_back(rootOf(view.getBarriers()));
+    } else if (isRemoteUse(model, op)) {
       if (std::optional<BarrierKey> key = barrierOf(op))
         groups.push_back(key->root);
+    }
     for (Value operand : op->getOperands())
       if (auto ptr = operand.getDefiningOp<PtrOp>())
-        if (isRemoteBarrierUse(op))
+        if (isRemoteUse(model, op))
           groups.push_back(rootOf(ptr.getBarriers()));
   });
   return groups;
@@ -150,7 +152,7 @@ SmallVector<Value> remotelyArrived(FunctionOpInterface fn) {
 
 void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
                                  Reporter &out) {
-  SmallVector<Value> remote = remotelyArrived(fn);
+  SmallVector<Value> remote = remotelyArrived(fn, model);
 
   fn->walk([&](Operation *op) {
     if (isa<WaitOp, TryWaitOp, TestWaitOp>(op)) {
@@ -223,8 +225,14 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       release(setOf(op), {&state.dirty, &state.dirtyShared});
       return;
     }
+    if (isOpaqueCall(op)) {
+      // It may fence or be a cluster barrier: what was stored before is
+      // no longer certainly unpublished.
+      release(setOf(op), {&state.dirty, &state.dirtyShared, &state.unsynced});
+      return;
+    }
     auto weakRemote = [&](auto arrive) {
-      if (!arrive.isClusterForm())
+      if (!isRemoteUse(model, op))
         return;
       ExecSet set = setOf(op);
       if (arrive.getEffectiveScope() == Scope::cta) {

@@ -23,16 +23,18 @@ using namespace mlir::mbarrier::checksync;
 using llvm::APInt;
 
 namespace {
-/// Three positive dimensions of a shape attribute, or none.
+/// One to three positive dimensions of a shape attribute (missing ones are
+/// 1, as NVVM reads `nvvm.reqntid = array<i32: 128>`), or none.
 bool readShape(Operation *fn, ArrayRef<const char *> names, int64_t out[3]) {
   for (StringRef name : names)
     if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name)) {
-      if (dims.size() != 3)
+      if (dims.empty() || dims.size() > 3)
         return false;
       for (int i = 0; i < 3; ++i) {
-        if (dims[i] < 1)
+        int64_t dim = i < static_cast<int>(dims.size()) ? dims[i] : 1;
+        if (dim < 1)
           return false;
-        out[i] = dims[i];
+        out[i] = dim;
       }
       return true;
     }
@@ -273,6 +275,8 @@ const ExecSet &SPMDModel::regionSet(Region *region) {
         result = std::move(set);
     } else if (parent->getName().getStringRef() == "scf.index_switch") {
       result = std::nullopt; // cases are not modelled
+    } else if (!uniformTrips(parent)) {
+      result = std::nullopt; // threads run different trips
     } else {
       result = base;
     }
@@ -305,6 +309,8 @@ Value checksync::rootOf(Value barriers) {
       break;
     barriers = view.getBarriers();
   }
+  if (auto view = barriers ? barriers.getDefiningOp<ViewOp>() : ViewOp())
+    return view.getPtr();
   return barriers;
 }
 

@@ -1,4 +1,4 @@
-// A kernel with a checker warning only (test/Check/pipeline.mlir): on some
+// A kernel with a checker warning only (test/Analysis/SyncCheck/pipeline.mlir): on some
 // path the barrier is invalidated before the next arrival.
 gpu.module @maybe_inval {
   gpu.func @k(%flag: i1) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {

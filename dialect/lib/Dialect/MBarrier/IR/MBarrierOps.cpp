@@ -32,11 +32,19 @@ static bool isRemote(Value barriers) {
   return isa<RemoteType>(barriers.getType());
 }
 
+/// The fewest dimensions a shape attribute may have: NVVM's `nvvm.reqntid`
+/// and `nvvm.cluster_dim` take one to three (the missing ones are 1), the
+/// gpu dialect's `known_*_size` three.
+static size_t minDims(StringRef name) {
+  return name.starts_with("nvvm.") ? 1 : 3;
+}
+
 /// The number of CTAs (or threads) of a shape attribute: the product of its
-/// dimensions, or none when it is not three positive dimensions (which
-/// `verifyLaunchShape` reports).
-static std::optional<int64_t> shapeSize(DenseI32ArrayAttr dims) {
-  if (!dims || dims.size() != 3 ||
+/// dimensions, or none when it does not have `minDims(name)` to three
+/// positive dimensions (which `verifyLaunchShape` reports).
+static std::optional<int64_t> shapeSize(DenseI32ArrayAttr dims,
+                                        StringRef name) {
+  if (!dims || dims.size() < minDims(name) || dims.size() > 3 ||
       llvm::any_of(dims.asArrayRef(), [](int32_t d) { return d < 1; }))
     return std::nullopt;
   int64_t size = 1;
@@ -50,7 +58,7 @@ std::optional<int64_t> mlir::mbarrier::getDeclaredClusterSize(Operation *op) {
        parent = parent->getParentOp())
     for (StringRef name : kClusterShapeAttrNames)
       if (auto dims = parent->getAttrOfType<DenseI32ArrayAttr>(name))
-        return shapeSize(dims);
+        return shapeSize(dims, name);
   return std::nullopt;
 }
 
@@ -58,8 +66,9 @@ bool mlir::mbarrier::isKernelFunction(Operation *fn) {
   return fn->hasAttr("gpu.kernel") || fn->hasAttr("nvvm.kernel");
 }
 
-/// One shape attribute: three positive dimensions, each within `maxDims`,
-/// their product at most `maxSize`.
+/// One shape attribute: three positive dimensions (one to three for the
+/// nvvm attributes), each within `maxDims`, their product at most
+/// `maxSize`.
 static LogicalResult
 verifyShapeAttr(Operation *fn, StringRef name, ArrayRef<int64_t> maxDims,
                 int64_t maxSize, StringRef unit, StringRef limitNote,
@@ -67,9 +76,13 @@ verifyShapeAttr(Operation *fn, StringRef name, ArrayRef<int64_t> maxDims,
   auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name);
   if (!dims)
     return success();
-  if (!shapeSize(dims))
+  if (!shapeSize(dims, name))
     return emitError() << "'" << name
-                       << "' must have three positive dimensions (x, y, z), got "
+                       << (minDims(name) == 1
+                               ? "' must have one to three positive "
+                                 "dimensions (x[, y[, z]]), got "
+                               : "' must have three positive dimensions "
+                                 "(x, y, z), got ")
                        << dims;
   for (auto [dim, max, axis] :
        llvm::zip(dims.asArrayRef(), maxDims, StringRef("xyz")))
@@ -77,8 +90,8 @@ verifyShapeAttr(Operation *fn, StringRef name, ArrayRef<int64_t> maxDims,
       return emitError() << "'" << name << "' has " << dim << " " << unit
                          << " in " << axis << ": a launch has at most " << max
                          << limitNote;
-  if (*shapeSize(dims) > maxSize)
-    return emitError() << "'" << name << "' asks for " << *shapeSize(dims)
+  if (*shapeSize(dims, name) > maxSize)
+    return emitError() << "'" << name << "' asks for " << *shapeSize(dims, name)
                        << " " << unit << ": a launch has at most " << maxSize
                        << limitNote;
   return success();
@@ -150,7 +163,7 @@ static bool usesClusterOp(Operation *op) {
 static bool usesCluster(Operation *fn) {
   for (StringRef name : kClusterShapeAttrNames)
     if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name))
-      if (shapeSize(dims).value_or(1) > 1)
+      if (shapeSize(dims, name).value_or(1) > 1)
         return true;
   return fn->walk([](Operation *op) {
              return usesClusterOp(op) ? WalkResult::interrupt()

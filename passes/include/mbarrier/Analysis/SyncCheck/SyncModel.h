@@ -25,6 +25,7 @@
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <optional>
@@ -72,7 +73,26 @@ public:
   /// Whether some point of `set` lies in CTA `rank`.
   bool hasRank(const llvm::BitVector &set, int64_t rank) const;
 
+  /// Whether `v` is provably the same at every point that computes it in
+  /// one dynamic instance (SyncUniform.cpp): built of constants, kernel
+  /// parameters, launch dimensions and pure arithmetic on them, and of loop
+  /// and branch values whose every input is. A value that depends on a
+  /// thread or lane id, elect.sync, a load, a call, a device function's
+  /// argument, or (in a cluster of several CTAs) on the CTA, is not.
+  bool uniform(Value v);
+  /// Whether every point that enters `loop` runs the same trips: its
+  /// bounds (scf.for, scf.parallel, scf.forall) or its condition
+  /// (scf.while) are uniform. Otherwise the executing set of its body is
+  /// unknown.
+  bool uniformTrips(Operation *loop);
+  /// Whether the cluster-form `op` (an arrival or expect-tx through a
+  /// remote view or `on %cta`, a multicast copy or commit) targets the
+  /// executing CTA itself at every point of its executing set: a cluster of
+  /// one, `on %rank` with the CTA's own rank, a mask of its own bit.
+  bool targetsOwnCTA(Operation *op);
+
 private:
+  void computeVarying();
   std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
   std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
 
@@ -85,6 +105,7 @@ private:
   Operation *root;
   std::map<Region *, ExecSet> regionSets; // stable references
   llvm::DenseMap<Operation *, ExecSet> electSets;
+  std::optional<llvm::DenseSet<Value>> varying; // not uniform
 };
 
 /// Which barrier an op touches: the owner's group (remote views stripped)
@@ -105,8 +126,16 @@ struct BarrierKey {
   bool differentFrom(const BarrierKey &other) const;
 };
 
-/// The group value with remote views stripped.
+/// The group value with remote views stripped; for a group made by
+/// `mbarrier.view`, the viewed pointer (views of one pointer are one group).
 Value rootOf(Value barriers);
+/// The `mbar` operand of a bulk copy that completes on a barrier, or null.
+Value mbarOperand(Operation *op);
+/// Groups whose memory ops the checker does not see may reach
+/// (SyncViews.cpp): a view whose memory is also reached otherwise, or that
+/// may overlap another view; a group whose `mbarrier.ptr` address is used
+/// other than by a bulk copy completing on it. Neither counted nor followed.
+SmallVector<Value> openRoots(FunctionOpInterface fn);
 BarrierKey keyOf(Value barriers, Value index);
 std::optional<int64_t> constantOf(Value v);
 
@@ -116,6 +145,9 @@ std::optional<BarrierKey> barrierOf(Operation *op);
 /// CTA's barrier: through a remote view, `on %cta`, a multicast or 2-CTA
 /// commit, a multicast bulk copy, or a bulk copy into another CTA.
 bool isRemoteBarrierUse(Operation *op);
+/// The same, unless the model proves the target to be the executing CTA
+/// itself (SPMDModel::targetsOwnCTA): then it is a local use.
+bool isRemoteUse(SPMDModel &model, Operation *op);
 /// Whether `op` accesses another CTA's shared memory through a
 /// `.shared::cluster` pointer (ptr<7>): loads and stores.
 bool isRemoteMemoryAccess(Operation *op);
@@ -160,6 +192,16 @@ private:
 
 /// Whether `op` is an scf.for with constant bounds that runs at least once.
 bool runsAtLeastOnce(Operation *op);
+
+/// A copy of `fn` (not inserted anywhere; the caller destroys it) in which
+/// the calls to functions of the module with a one-block body are replaced
+/// by those bodies, recursively but not for recursion (SyncCallees.cpp); or
+/// null where `fn` has no such call.
+Operation *inlineCallees(FunctionOpInterface fn);
+/// Whether `op` is a call the checker cannot see into (one that
+/// `inlineCallees` left): it may synchronize, and what it is passed may be
+/// arrived on, initialized or invalidated.
+bool isOpaqueCall(Operation *op);
 
 /// The analyses, one per class family (docs/checker.md).
 void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);

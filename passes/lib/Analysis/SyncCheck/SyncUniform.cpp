@@ -1,0 +1,259 @@
+//===- SyncUniform.cpp - uniform values and own-CTA targets ----------------===//
+//
+// What the counting may take as the same for every thread (docs/checker.md,
+// "The analysis"):
+//
+// - `SPMDModel::uniform`: a value is *varying* when it may differ between
+//   the (CTA rank, thread) points that compute it in one dynamic instance.
+//   The varying set is a forward taint over the function, to a fixpoint
+//   through loop-carried values: thread and lane ids, elect.sync, the
+//   special registers of a thread (clock, smid, ...), loads, calls, device
+//   function arguments, and (in a cluster of several CTAs) CTA ids and
+//   ranks are sources; a pure op is varying where an operand is; a loop or
+//   branch result where an input, a yielded value, a bound or a condition
+//   is. What the taint does not know is varying.
+// - `SPMDModel::uniformTrips`: a loop whose bounds or condition vary runs
+//   different trips in different threads (`for i = tid to 64 step 128`), so
+//   the executing set of its body is unknown.
+// - `SPMDModel::targetsOwnCTA`: a cluster-form arrival that targets the
+//   executing CTA at every point (any target in a declared cluster of one,
+//   `on %own_rank`, a multicast mask of the CTA's own bit) is a local
+//   arrival (CUTLASS's 1x1-cluster `arrive(dst_blockid = 0)`, FA3's O
+//   barrier arrivals on every CTA of a 1-CTA cluster).
+//
+//===----------------------------------------------------------------------===//
+#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+
+namespace {
+
+/// Where a value without operands comes from.
+enum class Source {
+  None,    // not a source: follow the operands
+  Uniform, // the same everywhere in the launch (a launch dimension)
+  CTA,     // the same in a CTA (a CTA id or rank)
+  Thread,  // may differ between threads
+};
+
+Source sourceOf(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name.consume_front("nvvm.read.ptx.sreg.")) {
+    if (name.starts_with("ntid.") || name.starts_with("nctaid.") ||
+        name == "cluster.nctarank" || name.starts_with("cluster.nctaid.") ||
+        name.starts_with("nclusterid.") || name.starts_with("clusterid.") ||
+        name == "warpsize")
+      return Source::Uniform;
+    if (name.starts_with("ctaid.") || name == "cluster.ctarank" ||
+        name.starts_with("cluster.ctaid."))
+      return Source::CTA;
+    return Source::Thread; // tid, laneid, warpid, clock, smid, ...
+  }
+  if (name == "gpu.block_dim" || name == "gpu.grid_dim" ||
+      name == "gpu.cluster_dim" || name == "gpu.cluster_dim_blocks" ||
+      name == "gpu.cluster_id")
+    return Source::Uniform;
+  if (name == "gpu.block_id" || name == "gpu.cluster_block_id")
+    return Source::CTA;
+  if (name.starts_with("gpu.") && op->getNumRegions() == 0 &&
+      op->getNumResults() > 0)
+    return Source::Thread; // thread_id, lane_id, subgroup_id, ...
+  if (name == "nvvm.elect.sync")
+    return Source::Thread;
+  return Source::None;
+}
+
+/// Ops whose results are uniform where their operands are: pure arithmetic,
+/// pointer arithmetic, constants, and the barrier group values.
+bool propagates(Operation *op) {
+  if (isa<AllocOp>(op))
+    return true; // one group per CTA
+  StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  bool arithmetic = ns == "arith" || ns == "index" || ns == "math" ||
+                    ns == "llvm" || ns == "mbarrier" || ns == "ub" ||
+                    ns == "builtin";
+  return arithmetic && isPure(op);
+}
+
+void markAll(llvm::DenseSet<Value> &set, ValueRange values, bool &changed) {
+  for (Value v : values)
+    changed |= set.insert(v).second;
+}
+
+} // namespace
+
+void SPMDModel::computeVarying() {
+  varying.emplace();
+  llvm::DenseSet<Value> &out = *varying;
+  bool changed = true;
+  auto is = [&](Value v) { return out.contains(v); };
+  auto any = [&](ValueRange values) { return llvm::any_of(values, is); };
+  auto markIf = [&](bool cond, Value v) {
+    if (cond)
+      changed |= out.insert(v).second;
+  };
+  Block &entry = fn.getFunctionBody().front();
+  if (!isKernelFunction(fn))
+    markAll(out, entry.getArguments(), changed);
+  // The taint only grows, so this ends; each pass follows program order, so
+  // straight-line chains take one pass and loop-carried values a few.
+  while (changed) {
+    changed = false;
+    fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op == fn.getOperation())
+        return;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        bool bounds = any({loop.getLowerBound(), loop.getUpperBound(),
+                           loop.getStep()});
+        markIf(bounds, loop.getInductionVar());
+        auto yield = loop.getBody()->getTerminator();
+        for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+          bool v = bounds || is(loop.getInitArgs()[i]) ||
+                   (i < yield->getNumOperands() && is(yield->getOperand(i)));
+          markIf(v, arg);
+          markIf(v, loop.getResult(i));
+        }
+        return;
+      }
+      if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+        scf::ConditionOp cond = loop.getConditionOp();
+        bool c = is(cond.getCondition());
+        Operation *yield = loop.getAfterBody()->getTerminator();
+        for (auto [i, arg] : llvm::enumerate(loop.getBeforeArguments())) {
+          bool v = c || is(loop.getInits()[i]) ||
+                   (i < yield->getNumOperands() && is(yield->getOperand(i)));
+          markIf(v, arg);
+        }
+        for (auto [i, arg] : llvm::enumerate(loop.getAfterArguments())) {
+          bool v = c || is(cond.getArgs()[i]);
+          markIf(v, arg);
+          markIf(v, loop.getResult(i));
+        }
+        return;
+      }
+      if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
+        // A result: the selector, or what some region yields.
+        bool selector = op->getNumOperands() > 0 && is(op->getOperand(0));
+        for (unsigned i = 0; i < op->getNumResults(); ++i) {
+          bool v = selector;
+          for (Region &region : op->getRegions())
+            if (!region.empty()) {
+              Operation *yield = region.front().getTerminator();
+              v |= i < yield->getNumOperands() && is(yield->getOperand(i));
+            }
+          markIf(v, op->getResult(i));
+        }
+        return;
+      }
+      if (op->getNumRegions() > 0) {
+        // Other region ops (scf.parallel, ...): nothing is known.
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            markAll(out, block.getArguments(), changed);
+        markAll(out, op->getResults(), changed);
+        return;
+      }
+      Source source = sourceOf(op);
+      if (source == Source::Uniform)
+        return;
+      if (source == Source::Thread || (source == Source::CTA && numRanks > 1) ||
+          (source == Source::None && (!propagates(op) || any(op->getOperands()))))
+        markAll(out, op->getResults(), changed);
+    });
+  }
+}
+
+bool SPMDModel::uniform(Value v) {
+  if (!varying)
+    computeVarying();
+  return v && !varying->contains(v);
+}
+
+bool SPMDModel::uniformTrips(Operation *loop) {
+  if (auto op = dyn_cast<scf::ForOp>(loop))
+    return uniform(op.getLowerBound()) && uniform(op.getUpperBound()) &&
+           uniform(op.getStep());
+  if (auto op = dyn_cast<scf::WhileOp>(loop))
+    return uniform(op.getConditionOp().getCondition());
+  if (isa<scf::ParallelOp, scf::ForallOp>(loop))
+    return llvm::all_of(loop->getOperands(),
+                        [&](Value v) { return uniform(v); });
+  return !isa<LoopLikeOpInterface>(loop);
+}
+
+bool SPMDModel::targetsOwnCTA(Operation *op) {
+  if (!hasCluster)
+    return false;
+  // In a cluster of one CTA, every target in range is the CTA itself (and
+  // one out of range is no arrival on another CTA's barrier either).
+  if (numRanks == 1)
+    return true;
+  if (!countable())
+    return false;
+  // The target: a rank (`on %cta`, a view's rank operand or attribute) or
+  // a multicast mask.
+  Value rank, mask;
+  std::optional<int64_t> rankAttr;
+  auto fromView = [&](Value barriers) {
+    auto view = barriers.getDefiningOp<RemoteViewOp>();
+    if (!view)
+      return false;
+    rank = view.getRank();
+    if (auto attr = view.getCtaRank())
+      rankAttr = *attr;
+    return true;
+  };
+  bool known = false;
+  if (auto arrive = dyn_cast<ArriveOp>(op)) {
+    rank = arrive.getCtaId();
+    known = rank || fromView(arrive.getBarriers());
+  } else if (auto arrive = dyn_cast<ArriveExpectTxOp>(op)) {
+    rank = arrive.getCtaId();
+    known = rank || fromView(arrive.getBarriers());
+  } else if (auto expect = dyn_cast<ExpectTxOp>(op)) {
+    known = fromView(expect.getBarriers());
+  } else if (auto view = dyn_cast<RemoteViewOp>(op)) {
+    known = fromView(view.getResult());
+  } else if (auto commit = dyn_cast<Tcgen05CommitOp>(op)) {
+    mask = commit.getMask();
+    known = (mask && commit.getCtaGroup() != 2) ||
+            (!mask && fromView(commit.getBarriers()));
+  } else if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op)) {
+    mask = copy.getMulticastMask();
+    known = static_cast<bool>(mask);
+  } else if (auto copy =
+                 dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op)) {
+    mask = copy.getMulticastMask();
+    known = static_cast<bool>(mask);
+  }
+  if (!known)
+    return false;
+  const ExecSet &set = execSet(op);
+  if (!set)
+    return false;
+  for (unsigned b : set->set_bits()) {
+    Point p = point(b);
+    if (mask) {
+      std::optional<int64_t> m = evalInt(mask, p);
+      if (!m || (static_cast<uint64_t>(*m) & 0xffff) != (uint64_t(1) << p.rank))
+        return false;
+      continue;
+    }
+    std::optional<int64_t> r = rankAttr ? rankAttr : evalInt(rank, p);
+    if (!r || *r != p.rank)
+      return false;
+  }
+  return true;
+}
+
+bool checksync::isRemoteUse(SPMDModel &model, Operation *op) {
+  return isRemoteBarrierUse(op) && !model.targetsOwnCTA(op);
+}
