@@ -190,6 +190,15 @@ bool SPMDModel::uniformTrips(Operation *loop) {
 }
 
 bool SPMDModel::targetsOwnCTA(Operation *op) {
+  // The path walks ask once per walk of a loop body: evaluate once.
+  if (auto it = ownTargets.find(op); it != ownTargets.end())
+    return it->second;
+  bool own = computeTargetsOwnCTA(op);
+  ownTargets[op] = own;
+  return own;
+}
+
+bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
   if (!hasCluster)
     return false;
   // In a cluster of one CTA, every target in range is the CTA itself (and

@@ -93,6 +93,7 @@ public:
 
 private:
   void computeVarying();
+  bool computeTargetsOwnCTA(Operation *op);
   std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
   std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
 
@@ -106,6 +107,7 @@ private:
   std::map<Region *, ExecSet> regionSets; // stable references
   llvm::DenseMap<Operation *, ExecSet> electSets;
   std::optional<llvm::DenseSet<Value>> varying; // not uniform
+  llvm::DenseMap<Operation *, bool> ownTargets;  // targetsOwnCTA, per op
 };
 
 /// Which barrier an op touches: the owner's group (remote views stripped)
