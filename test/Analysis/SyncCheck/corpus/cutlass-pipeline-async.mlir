@@ -41,7 +41,6 @@ gpu.module @cutlass_pipeline_async {
     %true = arith.constant true
     %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
-    %i4 = arith.constant 4 : i32
     %i32 = arith.constant 32 : i32
     %i128 = arith.constant 128 : i32
     %producer_arv_count = arith.constant 32 : i32

@@ -64,7 +64,6 @@ gpu.module @fa3_forward_1cta {
     %wg = arith.divui %t, %i128 : i32
     %wt = arith.remui %t, %i128 : i32
     %warp0 = arith.cmpi eq, %warp, %i0 : i32
-    %producer_wg = arith.cmpi eq, %wg, %i0 : i32
     %consumer_wg = arith.cmpi uge, %wg, %i1 : i32
     %is_leader = arith.cmpi eq, %t, %i0 : i32
     %wg_first = arith.cmpi eq, %wt, %i0 : i32
@@ -108,7 +107,8 @@ gpu.module @fa3_forward_1cta {
     }
     mbarrier.fence_init
     gpu.barrier
-    // The producer: warp 0 of warp group 0 (the other three warps return).
+    // The producer: warp 0 of warp group 0 (the other three warps of the
+    // producer warp group return).
     scf.if %warp0 {
       %should_load_kv = nvvm.elect.sync -> i1
       %w_end = scf.for %tile = %c0 to %ntiles step %c1 iter_args(%w0 = %c0) -> (index) {
