@@ -7,10 +7,7 @@ synchronization checker must keep silent. Each kernel compiles with
 issued; and with the checker off it compiles too (so a checker failure is
 the checker's, not the kernel's).
 
-The IR form of the corpus is test/Analysis/SyncCheck/corpus/*.mlir. A kernel
-that the checker does not keep silent today is marked
-``xfail(strict=True)`` with the diagnostic it draws: remove the mark when
-the checker is fixed (strict, so a fix shows up as XPASS)."""
+The IR form of the corpus is test/Analysis/SyncCheck/corpus/*.mlir."""
 import warnings
 
 import pytest
@@ -404,41 +401,17 @@ def cutlass_pipeline_async_cluster():
 
 # -- the tests -------------------------------------------------------------------
 
-def _xfail(reason, raises):
-    """Not silent today: `raises` is CompileError for a checker error,
-    AssertionError for a warning."""
-    return pytest.mark.xfail(strict=True, raises=raises, reason=reason)
-
-
-CLASS1_1CTA = ("checker today: class 1 errors 'reaches another CTA's barrier before its "
-               "mbarrier.init is visible to the cluster' on both cluster-form releases to "
-               "CTA 0 in a 1-CTA cluster (mbarrier-opt also shows a class 2 exit warning on "
-               "them; compile() drops warnings after an error)")
-
 KERNELS = [
-    pytest.param(cutlass_tma_async_1x1, marks=_xfail(CLASS1_1CTA, CompileError), id="cutlass_tma_async_1x1"),
+    pytest.param(cutlass_tma_async_1x1, id="cutlass_tma_async_1x1"),
     pytest.param(dsmem_allgather, id="dsmem_allgather"),
     pytest.param(pipe_ring_initialized_by_consumer_warp, id="pipe_ring_init_by_warp4"),
     pytest.param(round_robin_warps, id="round_robin_warps"),
-    pytest.param(round_robin_warps_strided, marks=_xfail(
-        "checker today: class 3 error 'arrives 4 times on a barrier initialized with arrival "
-        "count 1' on the release (the loop's thread-dependent lower bound is counted as if "
-        "every consumer warp ran every trip)", CompileError), id="round_robin_warps_strided"),
-    pytest.param(triton_tma_per_trip, marks=_xfail(
-        "checker today: class 5 error 'waits on the same barrier and parity in every trip of "
-        "the loop' (the barrier is re-initialized every trip)", CompileError),
-        id="triton_tma_per_trip"),
+    pytest.param(round_robin_warps_strided, id="round_robin_warps_strided"),
+    pytest.param(triton_tma_per_trip, id="triton_tma_per_trip"),
     pytest.param(ordered_sequence_two_warpgroups, id="ordered_sequence_2wg"),
-    pytest.param(cutlass_pingpong_pipe, marks=_xfail(
-        "checker today: class 3 error 'arrives 256 times on a barrier initialized with "
-        "arrival count 128' on the release (both warp groups' threads are summed as if they "
-        "released one stage in one phase)", CompileError), id="cutlass_pingpong_pipe"),
+    pytest.param(cutlass_pingpong_pipe, id="cutlass_pingpong_pipe"),
     pytest.param(cuda_barrier_block_size, id="cuda_barrier_block_size"),
-    pytest.param(cutlass_pipeline_async_cluster, marks=_xfail(
-        "checker today: class 2 warning 'may be followed by the kernel's exit with no cluster "
-        "barrier' on consumer_release, a cluster-form arrive on the CTA's own rank",
-        AssertionError),
-        id="cutlass_pipeline_async_cluster"),
+    pytest.param(cutlass_pipeline_async_cluster, id="cutlass_pipeline_async_cluster"),
 ]
 
 

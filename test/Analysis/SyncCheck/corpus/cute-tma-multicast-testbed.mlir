@@ -1,7 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 1 error (the cluster barrier is in
-// the called cute::cluster_sync(), which the checker does not see) and class
-// 2 warning on the multicast copy. Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): CuTe's TMA multicast test kernel, whose
 // cluster synchronization is a called helper (cute::cluster_sync()), after
 // the barrier init and at the end of every stage. The checker must say

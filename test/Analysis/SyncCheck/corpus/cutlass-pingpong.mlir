@@ -1,8 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 1 errors on the two cluster-form
-// releases to CTA 0 in the 1x1 cluster ("reaches another CTA's barrier before
-// its mbarrier.init is visible to the cluster"), class 2 warnings on the same
-// ops. Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): CUTLASS's ping-pong GEMM kernel in a 1x1
 // cluster: one TMA mainloop pipeline that the two math warp groups consume
 // on alternate tiles, the OrderedSequenceBarrier that orders their MMAs and

@@ -1,7 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 2 warning on consumer_release, a
-// cluster-form arrive whose target is this CTA's own rank. Remove the XFAIL
-// when it is.
 // Correct-kernel corpus (issue 20): CUTLASS's PipelineAsync (arrive-based
 // full and empty barriers, no TMA) in a cluster kernel: the barriers are
 // initialized by another warp than the producer's (Params::initializing_warp),

@@ -1,9 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 1 errors "reaches another CTA's
-// barrier before its mbarrier.init is visible to the cluster" and class 2
-// warnings "may be followed by the kernel's exit with no cluster barrier" on
-// the two cluster-form releases to CTA 0 in the 1-CTA cluster. Remove the
-// XFAIL when it is.
 // Correct-kernel corpus (issue 20): CUTLASS's PipelineTmaAsync mainloop in
 // its 1x1 cluster configuration (2x1 and 2x2: cutlass-tma-async-multicast.mlir),
 // written in barrier ops as the CUTLASS source does it. The checker must say

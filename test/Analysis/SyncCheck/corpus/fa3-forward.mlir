@@ -1,7 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 1 errors on the K/V releases and the
-// barrier_O arrival, cluster-form arrives on CTA 0 in a 1-CTA cluster; class
-// 2 warnings on the same ops. Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): the barrier protocol of FlashAttention-3's
 // forward kernel on one CTA (ClusterShape 1x1x1), two MMA warp groups, TMA
 // for Q, K, V and O, the path without intra-warpgroup overlap. The checker

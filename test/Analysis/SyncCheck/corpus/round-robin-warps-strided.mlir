@@ -1,8 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 3 error "arrives 4 times on a
-// barrier initialized with arrival count 1" on the release (the loop's
-// thread-dependent lower bound is counted as if every consumer warp ran every
-// trip). Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): the ring of round-robin-warps.mlir with
 // each consumer warp's loop written the way CUDA code strides work over
 // warps, `for (int i = warp; i < items; i += 4)`: the loop's lower bound

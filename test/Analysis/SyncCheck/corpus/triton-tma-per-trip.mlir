@@ -1,7 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 5 error "waits on the same barrier
-// and parity in every trip of the loop" (the barrier is re-initialized every
-// trip). Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): Triton's lowering of a TMA descriptor load
 // that is not pipelined, inside a loop: every trip allocates, initializes,
 // arms, waits on phase 0 and invalidates one barrier. The checker must say
