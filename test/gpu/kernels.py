@@ -485,7 +485,10 @@ def tma_tile(row: int = 64, col: int = 128, name: str = "tma_tile") -> Case:
 
 
 SUITES = {
+    # all_to_one(16): a non-portable cluster (more than 8 CTAs), which the
+    # runtime launches with non-portable sizes allowed.
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
+             lambda: all_to_one(16, 2000),
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,

@@ -101,7 +101,9 @@ def test_help_shows_compile_and_the_ops():
     assert "compile" in dir(mbarrier_dialect)
 
 
-PUBLIC_MODULES = ["mbarrier_dialect", "mbarrier_dialect.compiler", "mbarrier_dialect.lang.values",
+PUBLIC_MODULES = ["mbarrier_dialect", "mbarrier_dialect.compiler", "mbarrier_dialect.cli",
+                  "mbarrier_dialect.launch", "mbarrier_dialect.versions",
+                  "mbarrier_dialect.lang.values",
                   "mbarrier_dialect.lang.kernel", "mbarrier_dialect.lang.barriers",
                   "mbarrier_dialect.lang.smem"]
 
