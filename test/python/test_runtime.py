@@ -16,12 +16,17 @@ RUNTIME = ROOT / "python" / "mbarrier_dialect" / "runtime.py"
 RUN_MANIFEST = ROOT / "test" / "gpu" / "run_manifest.py"
 
 
-@pytest.fixture(scope="module")
-def rt():
-    spec = importlib.util.spec_from_file_location("mbarrier_runtime_under_test", RUNTIME)
+def _load_runtime(name: str):
+    """runtime.py imported by path, as a module of its own."""
+    spec = importlib.util.spec_from_file_location(name, RUNTIME)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def rt():
+    return _load_runtime("mbarrier_runtime_under_test")
 
 
 def test_imports_without_mlir_or_the_package():
@@ -148,10 +153,7 @@ from fake_cuda_driver import CUresult, FakeDriver  # noqa: E402
 @pytest.fixture
 def fresh_rt():
     """A runtime module of its own (no context retained yet)."""
-    spec = importlib.util.spec_from_file_location("mbarrier_runtime_fresh", RUNTIME)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _load_runtime("mbarrier_runtime_fresh")
 
 
 def _use(rt, monkeypatch, **kwargs) -> FakeDriver:
