@@ -13,15 +13,13 @@ kept next to its cubin.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fence_kernels  # noqa: E402
+import harness  # noqa: E402
 
 REFERENCE = os.path.join(HERE, "reference", "fence_merge.cu")
 
@@ -64,95 +62,63 @@ def build_latency(out_dir: str, nvcc: str, pre_dir: str | None) -> dict:
     import latency_kernels
 
     os.makedirs(out_dir, exist_ok=True)
-    for stem, flags in (("reference", []), ("reference_rolled", ["-DREF_NO_UNROLL"])):
-        subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", *flags, "-o",
-                        os.path.join(out_dir, f"{stem}.cubin"), build_latency.REFERENCE],
-                       check=True)
-    subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-DREF_NO_UNROLL", "-o",
-                    os.path.join(out_dir, "fence_reference.cubin"), REFERENCE], check=True)
+    build_latency.build_references(out_dir, nvcc)
+    harness.nvcc_cubin(nvcc, REFERENCE, os.path.join(out_dir, "fence_reference.cubin"),
+                       "-DREF_NO_UNROLL")
     rows = []
-
-    def add(name, label, text, merge, unroll, anchor, reference, reference_entry, grid,
-            block, cluster, cubin=None):
-        if cubin is None:
-            ptx, cubin = compile_text(text, merge)
-            with open(os.path.join(out_dir, f"{name}.ptx"), "w") as f:
-                f.write(ptx)
-        with open(os.path.join(out_dir, f"{name}.cubin"), "wb") as f:
-            f.write(cubin)
-        rows.append({"name": name, "label": label, "anchor": anchor, "unroll": unroll,
-                     "ours": f"{name}.cubin", "ours_entry": entry_of[name],
-                     "reference": reference, "reference_entry": reference_entry,
-                     "grid": list(grid), "block": list(block),
-                     "cluster": list(cluster) if cluster else None})
-
-    entry_of = {}
     for bench in latency_kernels.all_benches():
-        k = bench.kernel
-        reference = "reference_rolled.cubin" if bench.unroll == 1 else "reference.cubin"
-        text = str(k.module)
+        text = str(bench.kernel.module)
         variants = [(bench.name, bench.label, False)]
         if bench.name.startswith("bcast4_release"):
             variants.append((bench.name + "_merged", bench.label + " (merged)", True))
         for name, label, merge in variants:
-            entry_of[name] = bench.name
-            add(name, label, text, merge, bench.unroll, bench.anchor, reference,
-                bench.reference, k.grid, k.block, k.cluster)
+            ptx, cubin = compile_text(text, merge)
+            harness.write_kernel(out_dir, name, cubin, ptx)
+            rows.append(build_latency.bench_row(bench, name, label))
     stage = fence_kernels.pp_stage(4)
-    entry_of[stage.name] = stage.name
-    add(stage.name, "remote relaxed.cluster / acquire.cluster, run-time stage of 4",
-        stage.text, True, 1, None, "fence_reference.cubin", stage.reference,
-        (2, 1, 1), (1, 1, 1), (2, 1, 1))
+    stage_row = dict(entry=stage.name, anchor=None, unroll=1, reference="fence_reference.cubin",
+                     reference_entry=stage.reference, grid=(2, 1, 1), block=(1, 1, 1),
+                     cluster=(2, 1, 1))
+    ptx, cubin = compile_text(stage.text, True)
+    harness.write_kernel(out_dir, stage.name, cubin, ptx)
+    rows.append(build_latency.row(
+        stage.name, "remote relaxed.cluster / acquire.cluster, run-time stage of 4", **stage_row))
     old = os.path.join(pre_dir, "pp_stage4_mapa_in_loop.cubin") if pre_dir else None
     if old and os.path.exists(old):
-        entry_of["pp_stage4_mapa_in_loop"] = stage.name
         with open(old, "rb") as f:
-            add("pp_stage4_mapa_in_loop", "... the same, mapa inside the loop (before)", None,
-                True, 1, None, "fence_reference.cubin", stage.reference,
-                (2, 1, 1), (1, 1, 1), (2, 1, 1), cubin=f.read())
+            harness.write_kernel(out_dir, "pp_stage4_mapa_in_loop", f.read())
+        rows.append(build_latency.row("pp_stage4_mapa_in_loop",
+                                      "... the same, mapa inside the loop (before)", **stage_row))
         shutil.copy(old.replace(".cubin", ".ptx"), out_dir)
-    manifest = {"rows": rows}
-    with open(os.path.join(out_dir, "latency.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
-    return manifest
+    return harness.write_manifest(out_dir, "latency.json", rows)
 
 
 def build(out_dir: str, nvcc: str = "nvcc", only: list[str] | None = None) -> dict:
     os.makedirs(out_dir, exist_ok=True)
-    subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-DREF_NO_UNROLL", "-o",
-                    os.path.join(out_dir, "fence_reference.cubin"), REFERENCE], check=True)
+    harness.nvcc_cubin(nvcc, REFERENCE, os.path.join(out_dir, "fence_reference.cubin"),
+                       "-DREF_NO_UNROLL")
     rows = []
     for kernel in fence_kernels.all_kernels():
         if only and kernel.name not in only:
             continue
         ptx, cubin = compile_text(kernel.text, kernel.merge)
-        with open(os.path.join(out_dir, f"{kernel.name}.ptx"), "w") as f:
-            f.write(ptx)
-        with open(os.path.join(out_dir, f"{kernel.name}.cubin"), "wb") as f:
-            f.write(cubin)
+        cubin_file = harness.write_kernel(out_dir, kernel.name, cubin, ptx)
         rows.append({"name": kernel.name, "kind": kernel.kind, "k": kernel.k,
                      "variant": kernel.variant, "cluster": kernel.cluster,
-                     "merge": kernel.merge, "cubin": f"{kernel.name}.cubin",
+                     "merge": kernel.merge, "cubin": cubin_file,
                      "reference": "fence_reference.cubin" if kernel.reference else None,
                      "reference_entry": kernel.reference})
-    manifest = {"rows": rows}
-    with open(os.path.join(out_dir, "fence.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
-    return manifest
+    return harness.write_manifest(out_dir, "fence.json", rows)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("out_dir")
-    parser.add_argument("--nvcc", default="nvcc")
-    parser.add_argument("--only", nargs="*")
-    parser.add_argument("--latency", metavar="DIR",
-                        help="also build the latency table's rows into DIR (run_latency.py)")
-    parser.add_argument("--pre", metavar="DIR",
-                        help="where pp_stage4_mapa_in_loop.cubin (built before the mapa change) is")
-    args = parser.parse_args()
-    for row in build(args.out_dir, args.nvcc, args.only)["rows"]:
-        print("built", row["name"])
+    args = harness.builder_args(
+        __doc__,
+        (("--only",), dict(nargs="*")),
+        (("--latency",), dict(metavar="DIR", help="also build the latency table's rows into DIR "
+                                                  "(run_latency.py)")),
+        (("--pre",), dict(metavar="DIR", help="where pp_stage4_mapa_in_loop.cubin (built before "
+                                              "the mapa change) is")))
+    harness.report_built(build(args.out_dir, args.nvcc, args.only)["rows"])
     if args.latency:
-        for row in build_latency(args.latency, args.nvcc, args.pre)["rows"]:
-            print("built", row["name"])
+        harness.report_built(build_latency(args.latency, args.nvcc, args.pre)["rows"])

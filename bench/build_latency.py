@@ -6,49 +6,57 @@ manifest for run_latency.py, which runs on the GPU machine without MLIR.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import harness  # noqa: E402
 import latency_kernels  # noqa: E402
 
 REFERENCE = os.path.join(HERE, "reference", "mbarrier_latency.cu")
 
 
+def build_references(out_dir: str, nvcc: str) -> None:
+    """reference.cubin (nvcc's default build, loops unrolled by 4) and
+    reference_rolled.cubin (-DREF_NO_UNROLL)."""
+    for stem, flags in (("reference", []), ("reference_rolled", ["-DREF_NO_UNROLL"])):
+        harness.nvcc_cubin(nvcc, REFERENCE, os.path.join(out_dir, f"{stem}.cubin"), *flags)
+
+
+def row(name: str, label: str, *, entry: str, anchor, unroll: int, reference: str,
+        reference_entry: str, grid, block, cluster) -> dict:
+    """A row of latency.json: our NAME.cubin (kernel `entry`) against kernel
+    `reference_entry` of the `reference` cubin, in one launch shape."""
+    return {"name": name, "label": label, "anchor": anchor, "unroll": unroll,
+            "ours": f"{name}.cubin", "ours_entry": entry,
+            "reference": reference, "reference_entry": reference_entry,
+            "grid": list(grid), "block": list(block),
+            "cluster": list(cluster) if cluster else None}
+
+
+def bench_row(bench, name: str | None = None, label: str | None = None) -> dict:
+    """The row of a latency_kernels bench (built as NAME.cubin, default its
+    own name), in its kernel's launch shape."""
+    k = bench.kernel
+    # A rolled loop is compared with the rolled reference, 4 rounds per
+    # trip with nvcc's own build (which unrolls the reference's loops by 4).
+    reference = "reference_rolled.cubin" if bench.unroll == 1 else "reference.cubin"
+    return row(name or bench.name, label or bench.label, entry=bench.name, anchor=bench.anchor,
+               unroll=bench.unroll, reference=reference, reference_entry=bench.reference,
+               grid=k.grid, block=k.block, cluster=k.cluster)
+
+
 def build(out_dir: str, nvcc: str = "nvcc") -> dict:
     os.makedirs(out_dir, exist_ok=True)
-    for stem, flags in (("reference", []), ("reference_rolled", ["-DREF_NO_UNROLL"])):
-        subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", *flags, "-o",
-                        os.path.join(out_dir, f"{stem}.cubin"), REFERENCE], check=True)
+    build_references(out_dir, nvcc)
     rows = []
     for bench in latency_kernels.all_benches():
-        compiled = bench.kernel.compile()
-        with open(os.path.join(out_dir, f"{bench.name}.cubin"), "wb") as f:
-            f.write(compiled.cubin)
-        k = bench.kernel
-        # A rolled loop is compared with the rolled reference, 4 rounds per
-        # trip with nvcc's own build (which unrolls the reference's loops by 4).
-        reference = "reference_rolled.cubin" if bench.unroll == 1 else "reference.cubin"
-        rows.append({"name": bench.name, "label": bench.label, "anchor": bench.anchor,
-                     "unroll": bench.unroll,
-                     "ours": f"{bench.name}.cubin", "ours_entry": bench.name,
-                     "reference": reference, "reference_entry": bench.reference,
-                     "grid": list(k.grid), "block": list(k.block),
-                     "cluster": list(k.cluster) if k.cluster else None})
-    manifest = {"rows": rows}
-    with open(os.path.join(out_dir, "latency.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
-    return manifest
+        harness.write_kernel(out_dir, bench.name, bench.kernel.compile().cubin)
+        rows.append(bench_row(bench))
+    return harness.write_manifest(out_dir, "latency.json", rows)
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("out_dir")
-    parser.add_argument("--nvcc", default="nvcc")
-    args = parser.parse_args()
-    for row in build(args.out_dir, args.nvcc)["rows"]:
-        print("built", row["name"])
+    args = harness.builder_args(__doc__)
+    harness.report_built(build(args.out_dir, args.nvcc)["rows"])

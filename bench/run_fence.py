@@ -13,8 +13,6 @@ CTA 0 (gather) found wrong, summed over all launches (must be 0).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -22,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_latency import load_runtime  # noqa: E402
+import harness  # noqa: E402
 
 BASELINE = "release"
 
@@ -41,15 +39,7 @@ def launch(rt, function, row, rounds: int) -> tuple[float, int, list[int]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("bench_dir", type=Path)
-    parser.add_argument("--rounds", type=int, default=1_000_000)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    rt = load_runtime()
-    rt.init()
-    manifest = json.loads((args.bench_dir / "fence.json").read_text())
+    args, rt, manifest = harness.runner(__doc__, "fence.json", rounds=1_000_000, runs=3)
     rows = [r for r in manifest["rows"] if r["kind"] in ("bcast", "gather")]
     modules, functions = {}, {}
     for row in rows:
@@ -72,10 +62,8 @@ def main() -> int:
     for r in results.values():
         base = by_key.get((r["kind"], r["k"], BASELINE))
         r["speedup"] = base["median"] / r["median"] if base else None
-    if args.json:
-        args.json.write_text(json.dumps({"device": rt.device_name(), "rounds": args.rounds,
-                                         "runs": args.runs, "rows": list(results.values())},
-                                        indent=1))
+    harness.save_results(args, rt, rounds=args.rounds, runs=args.runs,
+                         rows=list(results.values()))
     print(f"\n{'kernel':<24} {'CTAs':>4} {'cycles/round':>12} {'min-max':>13} "
           f"{'vs release':>10} {'mismatches':>10} {'rounds checked':>14}")
     for r in results.values():

@@ -11,22 +11,14 @@ nvcc's default build (loops unrolled by 4) for our 4-rounds-per-trip loops.
 """
 from __future__ import annotations
 
-import argparse
-import importlib.util
-import json
 import statistics
+import sys
 from pathlib import Path
 
 import numpy as np
 
-RUNTIME = Path(__file__).resolve().parents[1] / "python" / "mbarrier_dialect" / "runtime.py"
-
-
-def load_runtime():
-    spec = importlib.util.spec_from_file_location("mbarrier_runtime", RUNTIME)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 
 
 def measure(rt, function, row, iters: int, runs: int, cluster) -> list[float]:
@@ -42,15 +34,7 @@ def measure(rt, function, row, iters: int, runs: int, cluster) -> list[float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("bench_dir", type=Path)
-    parser.add_argument("--iters", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    rt = load_runtime()
-    rt.init()
-    manifest = json.loads((args.bench_dir / "latency.json").read_text())
+    args, rt, manifest = harness.runner(__doc__, "latency.json", iters=100_000, runs=7)
     references = {}
     results = []
     for row in manifest["rows"]:
@@ -70,9 +54,7 @@ def main() -> int:
         results.append(result)
         print(f"{row['name']}: ours {result['ours_median']:.0f} ref {result['reference_median']:.0f}",
               flush=True)
-    if args.json:
-        args.json.write_text(json.dumps({"device": rt.device_name(), "iters": args.iters,
-                                         "runs": args.runs, "rows": results}, indent=1))
+    harness.save_results(args, rt, iters=args.iters, runs=args.runs, rows=results)
     print(f"\n{'row':<46} {'unroll':>6} {'ours':>6} {'ref':>6} {'ratio':>6} {'anchor':>6}"
           "  spread ours/ref")
     for r in results:

@@ -15,8 +15,6 @@ median time. `--once` launches each multicast kernel once (for ncu).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -24,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_latency import load_runtime  # noqa: E402
+import harness  # noqa: E402
 
 COLS, CONSUMERS = 256, 128
 
@@ -151,18 +149,12 @@ def multicast(rt, bench: Path, rows_meta: list[dict], runs: int, once: bool) -> 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("bench_dir", type=Path)
-    parser.add_argument("--gib", type=int, default=4)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--json", type=Path)
-    parser.add_argument("--only", choices=["stream", "multicast"])
-    parser.add_argument("--once", action="store_true")
-    args = parser.parse_args()
-    rt = load_runtime()
-    rt.init()
-    meta = json.loads((args.bench_dir / "stream.json").read_text())["rows"]
-    result = {"device": rt.device_name()}
+    args, rt, manifest = harness.runner(
+        __doc__.split("\n\n")[0], "stream.json",
+        (("--only",), dict(choices=["stream", "multicast"])),
+        (("--once",), dict(action="store_true")), gib=4, runs=5)
+    meta = manifest["rows"]
+    result = {}
     ok = True
     if args.only in (None, "stream"):
         result["stream"] = stream(rt, args.bench_dir, [m for m in meta if m["kind"] == "stream"],
@@ -173,8 +165,7 @@ def main() -> int:
                                         [m for m in meta if m["kind"] == "multicast"],
                                         args.runs, args.once)
         ok &= all(m["correct"] for m in result["multicast"])
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
+    harness.save_results(args, rt, **result)
     return 0 if ok else 1
 
 

@@ -18,15 +18,15 @@ needed. Writes cubins and stream.json into OUT_DIR for bench/run_stream.py.
 """
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import json
-import os
-import subprocess
+import sys
 from pathlib import Path
 
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import Kernel, Pipeline, if_then
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 COLS, CONSUMERS = 256, 128
@@ -92,14 +92,12 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
     rows = []
     for depth, r in SHAPES:
         kernel = stream_kernel(depth, r)
-        compiled = kernel.compile()
-        ours = out_dir / f"{kernel.name}.cubin"
-        ours.write_bytes(compiled.cubin)
+        ours = harness.write_kernel(out_dir, kernel.name, kernel.compile().cubin)
         ref = out_dir / f"tma_stream_ref_d{depth}_r{r}.cubin"
-        subprocess.run([nvcc, "-O3", "-arch=sm_90a", "-cubin", f"-DDEPTH={depth}", f"-DROWS={r}",
-                        "-I", str(ROOT / "bench" / "reference"), "-o", str(ref),
-                        str(ROOT / "bench" / "reference" / "tma_stream.cu")], check=True)
-        rows.append({"kind": "stream", "depth": depth, "rows": r, "ours": ours.name,
+        harness.nvcc_cubin(nvcc, ROOT / "bench" / "reference" / "tma_stream.cu", ref,
+                           f"-DDEPTH={depth}", f"-DROWS={r}", "-I",
+                           str(ROOT / "bench" / "reference"), arch="sm_90a")
+        rows.append({"kind": "stream", "depth": depth, "rows": r, "ours": ours,
                      "ours_name": kernel.name, "ref": ref.name, "ref_name": "tma_stream_ref"})
     pipeline = _example("tma_pipeline")
     for wrap in (None, MCAST_L2_TILES):
@@ -116,15 +114,13 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
                 features = "+ptx80" if share.endswith("_ptx80") else None
                 compiled = kernel.compile(features=features)
                 assert ("fence.release.sync_restrict" in compiled.ptx) == (share == "multicast")
-                (out_dir / f"{name}.cubin").write_bytes(compiled.cubin)
+                cubin = harness.write_kernel(out_dir, name, compiled.cubin)
                 rows.append({"kind": "multicast", "cluster": cluster, "share": share,
-                             "name": name, "cubin": f"{name}.cubin", "tiles": MCAST_TILES,
+                             "name": name, "cubin": cubin, "tiles": MCAST_TILES,
                              "clusters": MCAST_CTAS // cluster, "rows": pipeline.ROWS,
                              "box_rows": pipeline.ROWS // (1 if share == "load" else cluster),
                              "cols": pipeline.COLS, "warps": 2, "wrap": wrap})
-    manifest = {"rows": rows}
-    (out_dir / "stream.json").write_text(json.dumps(manifest, indent=1))
-    return manifest
+    return harness.write_manifest(out_dir, "stream.json", rows)
 
 
 MCAST_CTAS = 132       # one CTA per SM
@@ -133,12 +129,9 @@ MCAST_L2_TILES = 1024  # the L2-resident variant: every cluster re-reads 8 MiB
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out_dir", type=Path)
-    parser.add_argument("--nvcc", default="nvcc")
-    args = parser.parse_args()
-    for row in build(args.out_dir, args.nvcc)["rows"]:
-        print("built", row.get("ours_name") or row["name"])
+    args = harness.builder_args(__doc__.split("\n\n")[0], out_dir_type=Path)
+    harness.report_built(build(args.out_dir, args.nvcc)["rows"],
+                         lambda row: row.get("ours_name") or row["name"])
 
 
 if __name__ == "__main__":

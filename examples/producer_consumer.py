@@ -16,6 +16,8 @@ its own write (or read) of the slot; the other warp's wait acquires it.
 """
 import argparse
 import os
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -25,37 +27,65 @@ from mbarrier_dialect.lang import Kernel, MBarrier, for_range, if_else
 SOURCE_ITEMS = 4096  # src holds 4096 items of 32 ints; item i reads item i % 4096
 
 
+@dataclass
+class Ring:
+    """The ring of one CTA: `stages` slots of 32 ints with their `full` and
+    `empty` barriers (the GPU suite's stress test runs the same ring)."""
+    full: MBarrier
+    empty: MBarrier
+    slots: object  # lang.SmemBuffer (stages, 32) i32
+
+    @classmethod
+    def allocate(cls, k: Kernel, stages: int) -> "Ring":
+        """Lay the ring out in shared memory and initialize it (32 arrivals
+        per phase on each barrier: one warp's lanes)."""
+        pool = k.smem_pool()
+        full = MBarrier(pool, stages)
+        empty = MBarrier(pool, stages, phase_offset=1)
+        slots = pool.alloc((stages, 32), "i32", align=128)
+        pool.commit()
+        k.prologue({full: 32, empty: 32})
+        return cls(full, empty, slots)
+
+    def produce(self, items, lane, item: Callable) -> None:
+        """The producer warp: `items` times, wait for a free slot, put
+        ``item(i)`` (this lane's value of item i) into it, arrive on full."""
+        with for_range(0, items) as loop:
+            stage, phase = self.full.stage_phase(loop.iv)
+            self.empty.wait(stage, phase)                   # the slot is free
+            self.slots.store(item(loop.iv), (stage, lane))
+            self.full.arrive(stage)                         # ...and now holds an item
+
+    def consume(self, items, lane, use: Callable, carry=None):
+        """The consumer warp: `items` times, wait for an item, read this
+        lane's value v, arrive on empty, then ``use(loop, v)``; `carry` as
+        for_range's. Returns the loop."""
+        with (for_range(0, items) if carry is None else for_range(0, items, carry=carry)) as loop:
+            stage, phase = self.full.stage_phase(loop.iv)
+            self.full.wait(stage, phase)                    # an item is there
+            v = self.slots.load((stage, lane))
+            self.empty.arrive(stage)                        # the slot may be reused
+            use(loop, v)
+        return loop
+
+
 def build(stages: int = 4) -> Kernel:
     """producer_consumer_<stages>stage(src, out, items):
     out[i * 32 + lane] = 3 * src[(i % 4096) * 32 + lane] + 1."""
     with Kernel(f"producer_consumer_{stages}stage", block=64,
                 params=[("src", "ptr"), ("out", "ptr"), ("items", "i32")]) as k:
-        pool = k.smem_pool()
-        full = MBarrier(pool, stages)
-        empty = MBarrier(pool, stages, phase_offset=1)
-        ring = pool.alloc((stages, 32), "i32", align=128)
-        pool.commit()
-        k.prologue({full: 32, empty: 32})
-
+        ring = Ring.allocate(k, stages)
         tid = k.thread_rank()
         lane, warp = tid % 32, tid // 32
         items = k.param("items")
 
         role = if_else(warp == 0)
         with role.then():                                   # producer warp
-            with for_range(0, items) as loop:
-                stage, phase = full.stage_phase(loop.iv)
-                empty.wait(stage, phase)                    # the slot is free
-                v = k.load(k.param("src"), (loop.iv % SOURCE_ITEMS) * 32 + lane)
-                ring.store(v, (stage, lane))
-                full.arrive(stage)                          # ...and now holds an item
+            ring.produce(items, lane,
+                         lambda i: k.load(k.param("src"), (i % SOURCE_ITEMS) * 32 + lane))
         with role.otherwise():                              # consumer warp
-            with for_range(0, items) as loop:
-                stage, phase = full.stage_phase(loop.iv)
-                full.wait(stage, phase)                     # an item is there
-                v = ring.load((stage, lane))
-                empty.arrive(stage)                         # the slot may be reused
-                k.store(v * 3 + 1, k.param("out"), loop.iv * 32 + lane)
+            ring.consume(items, lane,
+                         lambda loop, v: k.store(v * 3 + 1, k.param("out"), loop.iv * 32 + lane))
     return k
 
 

@@ -1,19 +1,20 @@
 """``compile(module, chip=...)``: mbarrier IR -> NVVM -> LLVM -> PTX -> cubin,
-and the ``mbarrier-compile`` command line.
+and what it returns (``CompiledKernel``, one ``CompiledModule`` per
+gpu.module).
 
 The pass order lives in C++ (``mbarrier-to-ptx`` and its two stages); this
-driver runs the stages, keeps each intermediate, and calls ptxas.
+driver runs the stages, keeps each intermediate, and calls ptxas. The
+command line is ``mbarrier_dialect.cli``, ``CompiledKernel.launch`` is
+``mbarrier_dialect.launch``.
 """
 from __future__ import annotations
 
-import argparse
 import os
-import warnings as _warnings
 import re
 import sys
 import time
+import warnings as _warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Sequence
 
 from mlir import ir
@@ -27,7 +28,15 @@ EMITS = ("nvvm", "llvm", "ptx", "cubin")
 
 
 class CompileError(RuntimeError):
-    """Compilation failed; the message carries the located diagnostics."""
+    """Compilation failed.  Where MLIR reported the failure, the message is
+    its diagnostics as compilers print them, one per line
+    (``file:line:col: error: message``, each note on a line of its own,
+    each distinct diagnostic once), and ``diagnostics`` lists them (one
+    entry per error with its notes); otherwise ``diagnostics`` is empty."""
+
+    def __init__(self, message: str, diagnostics: Sequence[str] = ()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
 
 
 class SyncCheckWarning(UserWarning):
@@ -96,66 +105,10 @@ class CompiledKernel:
         kernel when the input has several. Returns `args` (the arrays hold
         the results). Without a usable GPU: ``runtime.NoGPUError``.
         """
-        from . import runtime as rt
+        from .launch import launch
 
-        sig = self._kernel(kernel)
-        grid, block, cluster = self._shape(sig, grid, block, cluster)
-        if len(args) != len(sig.params):
-            raise TypeError(f"kernel {sig.name!r} takes {len(sig.params)} arguments "
-                            f"({', '.join(sig.params)}), got {len(args)}")
-        converted = [_launch_arg(sig.name, i, t, a) for i, (t, a) in enumerate(zip(sig.params, args))]
-        cubin = self.modules[sig.module].cubin if sig.module in self.modules else b""
-        if not cubin:
-            raise CompileError("launch() needs the cubin: compile with emit='cubin'")
-        rt.require_gpu(device)
-        import numpy as np
-
-        buffers = []
-        try:
-            with rt.Module.load(cubin) as module:
-                launch_args = []
-                for a in converted:
-                    if isinstance(a, np.ndarray):
-                        buf = rt.DeviceBuffer.from_numpy(a)
-                        buffers.append((buf, a))
-                        launch_args.append(buf)
-                    else:
-                        launch_args.append(a)
-                rt.launch(module.function(sig.name), grid, block, launch_args, cluster,
-                          shared_mem)
-                for buf, array in buffers:
-                    array[...] = buf.to_numpy()
-        finally:
-            for buf, _ in buffers:
-                buf.free()
-        return list(args)
-
-    def _kernel(self, name: str | None) -> KernelSignature:
-        if name is not None:
-            if name not in self.kernels:
-                raise KeyError(f"no kernel named {name!r}; the input has: "
-                               f"{', '.join(self.kernels) or 'none'}")
-            return self.kernels[name]
-        if len(self.kernels) != 1:
-            raise ValueError(f"the input has {len(self.kernels)} kernels "
-                             f"({', '.join(self.kernels)}): pass kernel=NAME")
-        return next(iter(self.kernels.values()))
-
-    def _shape(self, sig: KernelSignature, grid, block, cluster):
-        from .runtime import validate_launch_shape
-
-        known = self.launch_shapes.get(sig.name)
-        if known is not None:
-            grid = known[0] if grid is None else grid
-            block = known[1] if block is None else block
-            cluster = known[2] if cluster is None else cluster
-        block = sig.block if block is None else block
-        cluster = sig.cluster if cluster is None else cluster
-        if block is None:
-            raise ValueError(f"kernel {sig.name!r} declares no block size: pass block=")
-        if grid is None:
-            grid = cluster if cluster is not None else 1
-        return validate_launch_shape(grid, block, cluster)
+        return launch(self, args=args, grid=grid, block=block, cluster=cluster, kernel=kernel,
+                      shared_mem=shared_mem, device=device)
 
     def _only_module(self, what: str) -> CompiledModule | None:
         if len(self.modules) > 1:
@@ -208,25 +161,92 @@ def _first_target_chip(module: ir.Module) -> str | None:
     return None
 
 
-def _run(module: ir.Module, pipeline: str, warnings: list[str] | None = None) -> None:
+_SEVERITIES = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNING: "warning",
+               ir.DiagnosticSeverity.NOTE: "note", ir.DiagnosticSeverity.REMARK: "remark"}
+
+# The note MLIR attaches to every error an op emits (while the context's
+# printOpOnDiagnostic is on, the default; the `--mlir-print-op-on-diagnostic`
+# of mlir-opt): the op, and for a pass on a module the whole module, printed
+# in generic form. Python cannot turn the flag off, so the note is dropped.
+_OP_DUMP_NOTE = "see current operation:"
+
+
+def _diagnostic_text(diag) -> str:
+    """`diag` (an ``ir.Diagnostic`` or ``ir.DiagnosticInfo``) as compilers
+    print it: ``file:line:col: severity: message``, then each note (but the
+    op dump) the same way on a line of its own."""
+    where = location_text(diag.location)
+    lines = [f"{where + ': ' if where else ''}{_SEVERITIES[diag.severity]}: {diag.message}"]
+    lines += [_diagnostic_text(note) for note in diag.notes
+              if not note.message.startswith(_OP_DUMP_NOTE)]
+    return "\n".join(lines)
+
+
+def _unique(texts) -> list[str]:
+    """`texts` in order, each distinct one once (a multicast release lowers to
+    one arrive per target CTA, each of which reports the same error)."""
+    return list(dict.fromkeys(texts))
+
+
+def _compile_error(error: ir.MLIRError) -> CompileError:
+    diagnostics = _unique(_diagnostic_text(d) for d in error.error_diagnostics)
+    if not diagnostics:  # a failure without a diagnostic: MLIR's own words
+        return CompileError(str(error))
+    return CompileError("\n".join(diagnostics), diagnostics)
+
+
+def _run(module, pipeline: str, warnings: list[str] | None = None) -> None:
     """Runs `pipeline` on `module`; errors raise CompileError, warnings (of
-    mbarrier-check-sync) are appended to `warnings` when it is given."""
+    mbarrier-check-sync) are appended to `warnings` when it is given, each
+    distinct one once."""
     pm = PassManager.parse(f"builtin.module({pipeline})", context=module.context)
+    seen = set(warnings or ())
 
     def on_diagnostic(diag) -> bool:
         if warnings is None or diag.severity != ir.DiagnosticSeverity.WARNING:
             return False
-        where = location_text(diag.location) or str(diag.location)
-        warnings.append(f"{where}: warning: {diag.message}")
+        text = _diagnostic_text(diag)
+        if text not in seen:
+            seen.add(text)
+            warnings.append(text)
         return True
 
     handler = module.context.attach_diagnostic_handler(on_diagnostic)
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:
-        raise CompileError(str(e)) from None
+        raise _compile_error(e) from None
     finally:
         handler.detach()
+
+
+def _parse(source: "str | os.PathLike[str]"):
+    """The module of IR text or of an .mlir file, in a new context with the
+    dialect registered."""
+    ctx = ir.Context()
+    register_dialect(ctx)
+    path = _source_path(source)
+    try:
+        if path is None:
+            return ir.Module.parse(source, context=ctx)
+        return ir.Module.parseFile(path, context=ctx)  # diagnostics then name the file
+    except ir.MLIRError as e:
+        raise _compile_error(e) from None
+
+
+def _source_path(source: "str | os.PathLike[str]") -> str | None:
+    """The file to read for `source`: an ``os.PathLike``, or a str that
+    names an .mlir file (one line ending in ``.mlir``); None for IR text."""
+    if not isinstance(source, str):
+        path = os.fspath(source)
+    elif "\n" not in source and source.endswith(".mlir"):
+        path = source
+    else:
+        return None
+    if not os.path.isfile(path):
+        raise CompileError(f"{path}: no such file (compile() takes an ir.Module, IR text, or "
+                           "the path of an existing .mlir file)")
+    return path
 
 
 def _target_chip(target) -> str:
@@ -235,50 +255,6 @@ def _target_chip(target) -> str:
         raise CompileError(f"a gpu.module targets {text}, not an NVVM target")
     found = re.search(r'chip = "([^"]+)"', text)
     return found.group(1) if found else "sm_50"  # NVVMTargetAttr's default
-
-
-# Scalar parameter types launch() converts to (numpy names; numpy is imported
-# only by launch(), so that `mbarrier-compile` starts without it).
-_SCALARS = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-            "f16": "float16", "f32": "float32", "f64": "float64"}
-
-
-def _launch_arg(kernel: str, i: int, param: str, arg: Any) -> Any:
-    """`arg` as the runtime passes it for a parameter of MLIR type `param`."""
-    import numpy as np
-
-    from .runtime import DeviceBuffer, TensorMap
-
-    what = f"kernel {kernel!r} argument {i} ({param})"
-    if param.startswith("!llvm.ptr"):
-        if isinstance(arg, (DeviceBuffer, TensorMap)):
-            return arg
-        if isinstance(arg, np.ndarray):
-            if not arg.flags.c_contiguous:
-                raise ValueError(f"{what}: the array must be C-contiguous")
-            return arg
-        raise TypeError(f"{what}: a pointer takes a numpy array, a runtime.DeviceBuffer or a "
-                        f"runtime.TensorMap, "
-                        f"got {type(arg).__name__}")
-    if param not in _SCALARS:
-        raise TypeError(f"{what}: launch() cannot pass a parameter of type {param}")
-    if isinstance(arg, (bool, np.bool_)):
-        raise TypeError(f"{what}: a bool is not a {param}")
-    dtype = np.dtype(_SCALARS[param])
-    if isinstance(arg, np.generic):
-        if arg.dtype != dtype:
-            raise TypeError(f"{what}: got a numpy {arg.dtype}")
-        return arg
-    if dtype.kind == "i":
-        if not isinstance(arg, (int, np.integer)):
-            raise TypeError(f"{what}: got {type(arg).__name__}")
-        info = np.iinfo(dtype)
-        if not info.min <= arg <= info.max:
-            raise ValueError(f"{what}: {arg} does not fit in {param}")
-        return dtype.type(arg)
-    if not isinstance(arg, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{what}: got {type(arg).__name__}")
-    return dtype.type(arg)
 
 
 def _kernel_signatures(module: ir.Module) -> dict[str, KernelSignature]:
@@ -335,9 +311,17 @@ def compile(
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
-    ``module`` is an ``ir.Module`` (left untouched; a copy is lowered), IR
-    text, or the path of an .mlir file (``os.PathLike``). Stops after ``emit`` (one of nvvm, llvm, ptx, cubin) and returns
-    every intermediate produced so far.
+    ``module`` is one of:
+
+    - an ``ir.Module``: left untouched, a clone of it is lowered (in its
+      context, with its locations);
+    - the path of an existing .mlir file: an ``os.PathLike``, or a ``str``
+      of one line that ends in ``.mlir`` (``"examples/remote_pingpong.mlir"``;
+      such a str that names no file is a CompileError, not IR);
+    - any other ``str``: IR text (diagnostics locate it as ``-:line:col``).
+
+    Stops after ``emit`` (one of nvvm, llvm, ptx, cubin) and returns every
+    intermediate produced so far.
 
     ``chip`` (default sm_90) and ``features`` apply to gpu.modules without a
     target of their own; a module's own target is kept. With no
@@ -350,6 +334,10 @@ def compile(
     (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
     CompileError, its warnings are kept in ``.warnings`` and issued as
     ``SyncCheckWarning``.
+
+    Errors and warnings read as compilers print them:
+    ``file:line:col: error: message``, notes located on lines of their own,
+    each distinct diagnostic once (see :class:`CompileError`).
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
@@ -361,20 +349,11 @@ def compile(
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):
-        ctx = ir.Context()
-        register_dialect(ctx)
-        try:
-            if isinstance(module, str):
-                work = ir.Module.parse(module, context=ctx)
-            else:  # diagnostics then name the file
-                work = ir.Module.parseFile(os.fspath(module), context=ctx)
-        except ir.MLIRError as e:
-            raise CompileError(str(e)) from None
+        work = _parse(module)
     else:
         register_dialect(module.context)
-        # A copy, with the locations the caller's diagnostics should point to.
-        work = ir.Module.parse(module.operation.get_asm(enable_debug_info=True),
-                               context=module.context)
+        # A copy (the caller's module is left untouched), with its locations.
+        work = module.operation.clone(ip=False)
     # (timing key, the `emit` that stops there, the result field it fills,
     #  pipeline, what to keep of the module)
     stages = [
@@ -411,121 +390,7 @@ def compile(
     return result
 
 
-def _error(message: str) -> int:
-    print(f"mbarrier-compile: error: {message}", file=sys.stderr)
-    return 1
+if __name__ == "__main__":  # `python -m mbarrier_dialect.compiler`: the CLI, as before
+    from .cli import main
 
-
-def _per_module_path(output: str, name: str, emit: str) -> str:
-    """``dir/stem.ext`` -> ``dir/stem.<name>.ext`` (``ext`` defaults to the
-    emitted kind when OUT has no suffix)."""
-    out = Path(output)
-    ext = out.suffix or f".{emit}"
-    stem = out.name[: -len(out.suffix)] if out.suffix else out.name
-    return str(out.with_name(f"{stem}.{name}{ext}"))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The ``mbarrier-compile`` command line; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="mbarrier-compile",
-        description="Compile gpu.module kernels that use the mbarrier dialect "
-        "to NVVM, LLVM, PTX or a cubin. Each gpu.module is compiled for its own "
-        "target; with several and --emit ptx/cubin, -o dir/stem.ext writes one "
-        "dir/stem.<module>.ext per module unless --module picks one.",
-    )
-    parser.add_argument("input", help="input .mlir file ('-' for stdin)")
-    parser.add_argument("--chip", default=None,
-                        help="target chip for gpu.modules without a target (default sm_90)")
-    parser.add_argument("--features", default=None,
-                        help="+ptxNN; default: the lowest PTX ISA version the chip and the ops need")
-    parser.add_argument("-O", dest="opt_level", type=int, default=3, choices=range(4))
-    parser.add_argument("--emit", choices=EMITS, default="cubin")
-    parser.add_argument("--module", dest="module", default=None, metavar="NAME",
-                        help="emit only the PTX or cubin of gpu.module @NAME")
-    parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
-    parser.add_argument("--no-check-sync", dest="check_sync", action="store_false",
-                        help="do not run the synchronization checker (mbarrier-check-sync)")
-    args = parser.parse_args(argv)
-
-    if args.module is not None and args.emit in ("nvvm", "llvm"):
-        return _error(f"--module selects one gpu.module's ptx or cubin; --emit {args.emit} "
-                      "prints the whole module")
-    try:
-        if args.input == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(args.input, "rb") as f:
-                text = f.read()
-        text = text.decode("utf-8")
-    except OSError as e:
-        return _error(f"cannot read {args.input}: {e.strerror}")
-    except UnicodeDecodeError as e:
-        return _error(f"{args.input} is not UTF-8 text ({e.reason} at byte {e.start})")
-    if not text.strip():
-        return _error(f"{args.input} is empty")
-    try:
-        source = text if args.input == "-" else Path(args.input)
-        # Stop at PTX and assemble only the modules that are written.
-        with _warnings.catch_warnings():
-            _warnings.simplefilter("ignore", SyncCheckWarning)
-            result = compile(source, args.chip, features=args.features,
-                             opt_level=args.opt_level,
-                             emit="ptx" if args.emit == "cubin" else args.emit,
-                             check_sync=args.check_sync)
-    except CompileError as e:
-        return _error(str(e))
-    for message in result.warnings:
-        print(message, file=sys.stderr)
-
-    # (path or "-", payload) to write
-    outputs = []
-    if args.emit in ("nvvm", "llvm"):
-        outputs.append((args.output, getattr(result, args.emit)))
-    else:
-        names = ", ".join(result.modules)
-        if args.module is not None:
-            if args.module not in result.modules:
-                return _error(f"no gpu.module named '{args.module}'; the input has: {names}")
-            chosen = [result.modules[args.module]]
-        else:
-            chosen = list(result.modules.values())
-        if len(chosen) > 1 and args.output == "-":
-            return _error(f"the input has {len(chosen)} gpu.modules ({names}): pass "
-                          f"--module NAME to print one, or -o DIR/STEM.{args.emit} to write "
-                          f"DIR/STEM.<module>.{args.emit} for each")
-        for compiled in chosen:
-            if args.emit == "cubin":
-                try:
-                    compiled.cubin = assemble(compiled.ptx, compiled.chip, args.opt_level)
-                except PtxasError as e:
-                    where = f" (gpu.module @{compiled.name})" if len(result.modules) > 1 else ""
-                    return _error(f"{e}{where}")
-            payload = getattr(compiled, args.emit)
-            if len(chosen) == 1:
-                outputs.append((args.output, payload))
-                continue
-            if "/" in compiled.name or compiled.name in (".", ".."):
-                return _error(f"gpu.module @\"{compiled.name}\" cannot name a file; "
-                              "pass --module to pick it and -o to name its file")
-            outputs.append((_per_module_path(args.output, compiled.name, args.emit), payload))
-    for path, payload in outputs:
-        if isinstance(payload, bytes) and path == "-" and sys.stdout.isatty():
-            return _error("refusing to write a cubin to a terminal; use -o")
-        try:
-            if path == "-":
-                if isinstance(payload, bytes):
-                    sys.stdout.buffer.write(payload)
-                else:
-                    sys.stdout.write(payload)
-            else:
-                mode = "wb" if isinstance(payload, bytes) else "w"
-                with open(path, mode) as f:
-                    f.write(payload)
-        except OSError as e:
-            return _error(f"cannot write {path}: {e.strerror}")
-    return 0
-
-
-if __name__ == "__main__":
     sys.exit(main())

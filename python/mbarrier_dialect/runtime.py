@@ -17,21 +17,34 @@ Typical use::
 
 Driver errors raise :class:`CudaError`.  A kernel fault (say an illegal
 instruction) is reported by the synchronisation after the launch; the CUDA
-context is unusable afterwards, so the process should exit.
+context is unusable afterwards, so the process should exit.  The ``with``
+blocks of modules and buffers still release what they hold after a fault,
+each release attempted, and their failures (every call fails on a dead
+context) do not replace the fault.
+
+The driver is ``cuda.bindings.driver``, looked up through :func:`_driver`
+at every call (a test may replace that function with a stand-in).
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
 import math
 import operator
 
 import numpy as np
 
 PORTABLE_CLUSTER_LIMIT = 8
+# The most CTAs a cluster can have (sm_90); above the portable 8 the launch
+# must allow non-portable sizes, and the device may refuse a kernel's shape.
+MAX_CLUSTER_SIZE = 16
 MAX_THREADS_PER_BLOCK = 1024
 DEFAULT_SHARED_MEM_LIMIT = 48 * 1024
 _ELF_MAGIC = b"\x7fELF"
 
 _device = None  # CUdevice of the initialised device, set by init()
+# device ordinal -> (CUdevice, its retained primary CUcontext), filled by init()
+_contexts: dict = {}
 
 
 def _driver():
@@ -100,19 +113,56 @@ def init(device_ordinal: int = 0):
     """Initialise the driver and make ``device_ordinal``'s primary context
     current.  Returns the ``CUdevice``.  Raises :class:`CudaError` for a
     driver error (no device, driver too old, ...) and ``RuntimeError`` when
-    the driver library itself cannot be loaded."""
+    the driver library itself cannot be loaded.
+
+    The primary context of a device is retained once, on the first call for
+    it, and released when the interpreter exits; later calls only make it
+    current again."""
     global _device
     driver = _driver()
-    try:
-        result = driver.cuInit(0)
-    except RuntimeError as exc:  # libcuda missing: raised while loading it
-        raise RuntimeError(f"CUDA driver unavailable: {exc}") from exc
-    check(result, "cuInit")
-    device = check(driver.cuDeviceGet(device_ordinal), "cuDeviceGet")
-    context = check(driver.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
+    if device_ordinal in _contexts:
+        device, context = _contexts[device_ordinal]
+    else:
+        try:
+            result = driver.cuInit(0)
+        except RuntimeError as exc:  # libcuda missing: raised while loading it
+            raise RuntimeError(f"CUDA driver unavailable: {exc}") from exc
+        check(result, "cuInit")
+        device = check(driver.cuDeviceGet(device_ordinal), "cuDeviceGet")
+        context = check(driver.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
+        if not _contexts:
+            atexit.register(_release_at_exit)
+        _contexts[device_ordinal] = (device, context)
     check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent")
     _device = device
     return device
+
+
+def _release_at_exit() -> None:
+    """release_contexts, quiet: after a kernel fault the context is dead and
+    its release fails too, which an exiting process cannot act on."""
+    try:
+        release_contexts()
+    except CudaError:
+        pass
+
+
+def release_contexts() -> None:
+    """Release every primary context :func:`init` retained (done at exit;
+    a later :func:`init` retains again).  Every release is
+    attempted; the first failure is raised after the others."""
+    global _device
+    driver = _driver()
+    errors = []
+    while _contexts:
+        _, (device, _) = _contexts.popitem()
+        try:
+            check(driver.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease")
+        except CudaError as exc:
+            errors.append(exc)
+    _device = None
+    if errors:
+        raise errors[0]
 
 
 def _current_device():
@@ -151,6 +201,16 @@ def _release(release, exc_type) -> None:
     except CudaError:
         if exc_type is None:
             raise
+
+
+@contextlib.contextmanager
+def _freed_on_error(resource):
+    """Free `resource` (its ``__exit__``) if the block raises; keep it otherwise."""
+    try:
+        yield resource
+    except BaseException as exc:
+        resource.__exit__(type(exc), exc, exc.__traceback__)
+        raise
 
 
 # --------------------------------------------------------------------------
@@ -222,7 +282,8 @@ class DeviceBuffer:
         """Allocate a buffer like ``arr`` and copy ``arr`` into it."""
         arr = np.asarray(arr)
         buf = cls.empty(arr.shape, arr.dtype)
-        buf.copy_from(arr)
+        with _freed_on_error(buf):
+            buf.copy_from(arr)
         return buf
 
     @property
@@ -498,8 +559,9 @@ def validate_launch_shape(grid, block, cluster=None):
 
     Returns ``(grid, block, cluster)`` as 3-tuples (``cluster`` stays None
     when not given); raises ``ValueError`` for a dimension < 1, a block of
-    more than 1024 threads, a cluster of more than 8 CTAs (the portable
-    limit) or a grid that is not a multiple of the cluster.
+    more than 1024 threads, a cluster of more than 16 CTAs (the most a
+    cluster can have; more than 8 is non-portable, see :func:`launch`) or a
+    grid that is not a multiple of the cluster.
     """
     grid = _dims(grid, "grid")
     block = _dims(block, "block")
@@ -510,12 +572,18 @@ def validate_launch_shape(grid, block, cluster=None):
     if cluster is not None:
         cluster = _dims(cluster, "cluster")
         ctas = math.prod(cluster)
-        if ctas > PORTABLE_CLUSTER_LIMIT:
-            raise ValueError(f"cluster of {ctas} CTAs exceeds the portable limit "
-                             f"of {PORTABLE_CLUSTER_LIMIT}")
+        if ctas > MAX_CLUSTER_SIZE:
+            raise ValueError(f"cluster of {ctas} CTAs exceeds the limit of {MAX_CLUSTER_SIZE} "
+                             f"(more than {PORTABLE_CLUSTER_LIMIT} is non-portable)")
         if any(g % c for g, c in zip(grid, cluster)):
             raise ValueError(f"grid {_fmt(grid)} is not a multiple of cluster {_fmt(cluster)}")
     return grid, block, cluster
+
+
+class ClusterSizeError(ValueError):
+    """The device cannot run a cluster of this size for this kernel (its
+    block and shared memory): ``cuOccupancyMaxActiveClusters`` found room for
+    no cluster at all."""
 
 
 def _pack_args(args):
@@ -570,6 +638,13 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     are validated before any CUDA call.  With ``sync`` the context (or
     ``stream``) is synchronised, so kernel faults raise :class:`CudaError`
     here.
+
+    A cluster of more than 8 CTAs (up to 16) is non-portable: the function
+    is allowed non-portable cluster sizes first
+    (``CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED``) and the device
+    asked whether such a cluster fits (``cuOccupancyMaxActiveClusters``);
+    :class:`ClusterSizeError` where it does not.  A driver error of a
+    cluster launch names the cluster size.
     """
     grid, block, cluster = validate_launch_shape(grid, block, cluster)
     params, keepalive = _pack_args(args)
@@ -581,6 +656,7 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     config.blockDimX, config.blockDimY, config.blockDimZ = block
     config.sharedMemBytes = shared_mem
     config.hStream = 0 if stream is None else stream
+    what = "cuLaunchKernelEx"
     if cluster is not None:
         attr = driver.CUlaunchAttribute()
         attr.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
@@ -588,10 +664,32 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
         dim.x, dim.y, dim.z = cluster
         config.attrs = [attr]
         config.numAttrs = 1
-    check(driver.cuLaunchKernelEx(config, function, params, 0), "cuLaunchKernelEx")
+        what += f" (a cluster of {math.prod(cluster)} CTAs)"
+        if math.prod(cluster) > PORTABLE_CLUSTER_LIMIT:
+            _allow_non_portable_cluster(function, config, cluster, block, shared_mem)
+    check(driver.cuLaunchKernelEx(config, function, params, 0), what)
     del keepalive  # the driver copied the argument values during the call
     if sync:
         _synchronize(stream)
+
+
+def _allow_non_portable_cluster(function, config, cluster, block, shared_mem: int) -> None:
+    """Let `function` run in clusters of more than 8 CTAs and check that the
+    device has room for one such cluster of it."""
+    driver = _driver()
+    ctas = math.prod(cluster)
+    about = f"a cluster of {ctas} CTAs (non-portable: more than {PORTABLE_CLUSTER_LIMIT})"
+    attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+    check(driver.cuFuncSetAttribute(function, attr, 1),
+          f"cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED) for {about}")
+    active = check(driver.cuOccupancyMaxActiveClusters(function, config),
+                   f"cuOccupancyMaxActiveClusters for {about}")
+    if active == 0:
+        raise ClusterSizeError(
+            f"the device cannot run {about} of this kernel: cluster {_fmt(cluster)}, block "
+            f"{_fmt(block)}, {shared_mem} bytes of dynamic shared memory "
+            f"(cuOccupancyMaxActiveClusters found room for no cluster); use a cluster of at "
+            f"most {PORTABLE_CLUSTER_LIMIT} CTAs or less shared memory per CTA")
 
 
 def time_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,

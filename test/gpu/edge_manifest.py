@@ -13,7 +13,8 @@ import sys
 # entry name -> (how the entry is broken, the words its ERROR line must carry)
 EXPECTED = {
     "missing_kernel_name": ("entry names no kernel of the cubin", "not found in the cubin"),
-    "cluster_of_16": ("cluster larger than the portable 8", "exceeds the portable limit of 8"),
+    "cluster_of_17": ("cluster larger than the 16 CTAs a cluster can have",
+                      "exceeds the limit of 16"),
     "grid_not_multiple": ("grid 3 with cluster 2", "not a multiple of cluster"),
     "not_a_cubin": ("a text file where the cubin goes", "ELF"),
 }
@@ -34,8 +35,8 @@ def build(suite_dir: str, out_dir: str) -> None:
         entry["expect"] = {}  # each must fail before any output exists
         if name == "missing_kernel_name":
             entry["entry"] = "no_such_kernel"
-        elif name == "cluster_of_16":
-            entry["grid"], entry["cluster"] = [16, 1, 1], [16, 1, 1]
+        elif name == "cluster_of_17":
+            entry["grid"], entry["cluster"] = [17, 1, 1], [17, 1, 1]
         elif name == "grid_not_multiple":
             entry["grid"] = [3, 1, 1]
         elif name == "not_a_cubin":

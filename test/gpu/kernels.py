@@ -202,32 +202,20 @@ def pipeline_stress(ctas: int, cluster: int | None, items: int = 100_000, stages
     by its block index and returns per-lane sums of all `items` results,
     which numpy checks exactly (mod 2^32)."""
     name = f"pipeline_stress_c{cluster or 1}_x{ctas}"
+    ring_of = example("producer_consumer").Ring
     with Kernel(name, block=64, cluster=cluster, grid=ctas,
                 params=[("src", "ptr"), ("out", "ptr"), ("items", "i32")]) as k:
-        pool = k.smem_pool()
-        full = MBarrier(pool, stages)
-        empty = MBarrier(pool, stages, phase_offset=1)
-        ring = pool.alloc((stages, 32), "i32", align=128)
-        pool.commit()
-        k.prologue({full: 32, empty: 32})
+        ring = ring_of.allocate(k, stages)
         tid = k.thread_rank()
         lane, warp = tid % 32, tid // 32
         block = k.block_rank()
         role = if_else(warp == 0)
         with role.then():  # producer warp
-            with for_range(0, k.param("items")) as loop:
-                stage, phase = full.stage_phase(loop.iv)
-                empty.wait(stage, phase)
-                v = k.load(k.param("src"), (loop.iv % 4096) * 32 + lane)
-                ring.store(v + block, (stage, lane))
-                full.arrive(stage)
+            ring.produce(k.param("items"), lane,
+                         lambda i: k.load(k.param("src"), (i % 4096) * 32 + lane) + block)
         with role.otherwise():  # consumer warp: per-lane sums
-            with for_range(0, k.param("items"), carry=[0]) as loop:
-                stage, phase = full.stage_phase(loop.iv)
-                full.wait(stage, phase)
-                v = ring.load((stage, lane))
-                empty.arrive(stage)
-                loop.next(loop.carry[0] + v * 3 + 1)
+            loop = ring.consume(k.param("items"), lane,
+                                lambda loop, v: loop.next(loop.carry[0] + v * 3 + 1), carry=[0])
             k.store(loop.results[0], k.param("out"), block * 32 + lane)
         k.epilogue()
     src = np.random.default_rng().integers(-2**20, 2**20, 4096 * 32, dtype=np.int32)
@@ -485,7 +473,10 @@ def tma_tile(row: int = 64, col: int = 128, name: str = "tma_tile") -> Case:
 
 
 SUITES = {
+    # all_to_one(16): a non-portable cluster (more than 8 CTAs), which the
+    # runtime launches with non-portable sizes allowed.
     "full": [pingpong_2cta, counted_arrivals, predicated_remote, all_to_one,
+             lambda: all_to_one(16, 2000),
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,

@@ -1,7 +1,9 @@
 """compile() and mbarrier-compile on inputs with several gpu.modules: one
 PTX and one cubin per module, each for the module's own target."""
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,7 +81,7 @@ def test_one_module_keeps_ptx_and_cubin():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", *args],
+    return subprocess.run([sys.executable, "-m", "mbarrier_dialect.cli", *args],
                           capture_output=True)
 
 
@@ -144,3 +146,223 @@ def test_cli_llvm_stays_whole_module(two_modules):
     assert proc.returncode == 0, proc.stderr.decode()
     text = proc.stdout.decode()
     assert "gpu.module @zeta" in text and "gpu.module @alpha" in text
+
+
+# --------------------------------------------------------------------------
+# What compile() takes
+# --------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_str_naming_an_mlir_file_is_read(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = compile("examples/remote_pingpong.mlir", emit="ptx")
+    assert ".visible .entry remote_pingpong(" in result.ptx
+    assert result.ptx == compile(ROOT / "examples" / "remote_pingpong.mlir", emit="ptx").ptx
+
+
+def test_a_str_naming_no_file_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(CompileError, match=r"^examples/nope\.mlir: no such file \(compile\(\) "
+                                           r"takes an ir\.Module, IR text, or the path"):
+        compile("examples/nope.mlir")
+
+
+def test_diagnostics_of_a_file_name_it(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module {\n  this is not mlir\n}\n")
+    with pytest.raises(CompileError) as err:
+        compile(str(bad))
+    assert str(err.value).startswith(f"{bad}:2:3: error: ")
+
+
+# An upstream op whose custom form the parser cannot read back with its
+# location alias: compile() must not print the module and parse it again.
+def _nvvm_barrier_kernel():
+    from mlir import ir
+    from mlir.dialects import arith, nvvm
+
+    from mbarrier_dialect.lang import Kernel
+
+    with Kernel("named_barrier", block=64) as k:
+        i32 = ir.IntegerType.get_signless(32)
+        nvvm.BarrierOp(None, barrierId=arith.ConstantOp(i32, 1).result,
+                       numberOfThreads=arith.ConstantOp(i32, 64).result)
+    return k
+
+
+def test_a_lang_module_is_cloned_not_printed_and_parsed():
+    k = _nvvm_barrier_kernel()
+    before = k.module.operation.get_asm(enable_debug_info=True)
+    assert "nvvm.barrier id = " in before and "number_of_threads = " in before
+    result = compile(k.module, emit="ptx")
+    assert "bar.sync \t1, 64;" in result.ptx
+    assert k.module.operation.get_asm(enable_debug_info=True) == before  # left untouched
+    assert k.compile().cubin[:4] == ELF
+
+
+# --------------------------------------------------------------------------
+# Diagnostics as compilers print them
+# --------------------------------------------------------------------------
+
+def test_an_unknown_chip_is_one_located_line(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(CompileError) as err:
+        compile("examples/remote_pingpong.mlir", chip="sm_77")
+    text = str(err.value)
+    assert text.startswith("examples/remote_pingpong.mlir:25:1: error: unknown chip 'sm_77': ")
+    assert len(text.splitlines()) == 1, text        # no note dumping the module
+    assert "see current operation" not in text and '"builtin.module"()' not in text
+    assert err.value.diagnostics == [text]
+
+
+TWICE = """func.func @committed_twice(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<producer>) {
+  %slot, %next = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
+  mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive>
+  mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive>
+  return
+}
+"""
+
+
+def test_notes_are_located_on_lines_of_their_own():
+    with pytest.raises(CompileError) as err:
+        compile(TWICE)
+    assert str(err.value).splitlines() == [
+        "-:2:18: error: 'mbarrier.pipe.acquire' op makes a slot that is committed twice: each "
+        "slot is committed exactly once",
+        "-:4:3: note: second pipe.commit"]
+
+
+def _multicast_release_kernel():
+    """A 2 x 2 cluster pipe released to the 3 CTAs of its row and column:
+    one pipe.release lowers to 3 cluster arrivals. Returns the kernel and
+    the line of the release."""
+    import inspect
+
+    from mbarrier_dialect.lang import Kernel, Pipeline, if_then
+
+    with Kernel("rowcol_release", block=64, grid=(2, 2), cluster=(2, 2),
+                params=[("map", "ptr")]) as k:
+        pool = k.smem_pool()
+        pipe = Pipeline(pool, 2, kind="tma", consumers=1, multicast="rowcol")
+        stages = pool.alloc((2, 256), "i32", align=128)
+        pool.commit()
+        k.prologue(pipes=[pipe])
+        with if_then(k.thread_rank() == 0):
+            producer = pipe.producer()
+            slot = producer.acquire()
+            slot.cp_async_bulk_tensor(stages, k.param("map"), [0, 0], box_bytes=256,
+                                      multicast="row")
+            slot.cp_async_bulk_tensor(stages, k.param("map"), [0, 0], box_bytes=256,
+                                      multicast="col", byte_offset_in_stage=512)
+            slot.commit(bytes=1024)
+            producer.tail()
+        with if_then(k.thread_rank() == 32):
+            slot = pipe.consumer().wait()
+            line = inspect.currentframe().f_lineno + 1
+            slot.release()
+        k.epilogue()
+    return k, line
+
+
+def test_a_multicast_release_is_reported_once():
+    k, line = _multicast_release_kernel()
+    with pytest.raises(CompileError) as err:
+        k.compile(features="+ptx78")
+    lines = str(err.value).splitlines()
+    assert len(lines) == len(set(lines)), lines
+    release = [d for d in lines if f"test_compiler.py:{line}:" in d]
+    assert len(release) == 1 and "'mbarrier.arrive' op needs PTX ISA 8.0" in release[0], lines
+
+
+def test_the_cli_reports_a_multicast_release_once(tmp_path):
+    k, line = _multicast_release_kernel()
+    src = tmp_path / "rowcol.mlir"
+    src.write_text(k.module.operation.get_asm(enable_debug_info=True))
+    proc = _cli(str(src), "--features", "+ptx78", "-o", str(tmp_path / "k.cubin"))
+    err = proc.stderr.decode().splitlines()
+    assert proc.returncode == 1 and err and len(err) == len(set(err)), err
+    assert all(": error: " in e for e in err) and not any("mbarrier-compile:" in e for e in err)
+    assert len([e for e in err if f"test_compiler.py:{line}:" in e]) == 1, err
+
+
+def test_the_cli_prints_located_errors_as_compilers_do(tmp_path):
+    src = tmp_path / "twice.mlir"
+    src.write_text(TWICE)
+    proc = _cli(str(src), "--emit", "ptx")
+    assert proc.returncode == 1
+    assert proc.stderr.decode().splitlines() == [
+        f"{src}:2:18: error: 'mbarrier.pipe.acquire' op makes a slot that is committed twice: "
+        "each slot is committed exactly once",
+        f"{src}:4:3: note: second pipe.commit"]
+
+
+# --------------------------------------------------------------------------
+# The command lines: --version, --help, a cubin and a terminal
+# --------------------------------------------------------------------------
+
+def _version_lines(text: str, tool: str) -> list[str]:
+    import mbarrier_dialect
+
+    lines = text.splitlines()
+    assert lines[0] == f"{tool} (mbarrier-dialect) {mbarrier_dialect.__version__}", lines
+    assert re.fullmatch(r"MLIR/LLVM 22\.\d+\.\d+ \(xtc-mlir-python-bindings 22[.\d]+, .*\)",
+                        lines[1]), lines
+    assert re.fullmatch(r"ptxas: Cuda compilation tools, release \d+\.\d+, V[\d.]+ \(.*ptxas\)",
+                        lines[2]), lines
+    return lines
+
+
+def test_mbarrier_compile_version():
+    proc = _cli("--version")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert len(_version_lines(proc.stdout.decode(), "mbarrier-compile")) == 3
+
+
+def test_mbarrier_opt_version():
+    exe = Path(sys.executable).parent / "mbarrier-opt"     # the console script
+    proc = subprocess.run([str(exe), "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert len(_version_lines(proc.stdout, "mbarrier-opt")) == 3
+
+
+def test_the_package_version_is_the_projects():
+    import tomllib  # noqa: F401 (Python >= 3.11; the test machine's)
+
+    import mbarrier_dialect
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert mbarrier_dialect.__version__ == project["version"]
+
+
+def test_help_shows_the_defaults():
+    proc = _cli("--help")
+    text = " ".join(proc.stdout.decode().split())
+    for default in ("(default: sm_90)", "(default: 3)", "(default: cubin)", "(default: -;",
+                    "(default: every gpu.module)", "(default: the lowest version"):
+        assert default in text, default
+
+
+def test_a_cubin_is_not_written_to_a_terminal():
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect.cli",
+                               str(ROOT / "examples" / "remote_pingpong.mlir")],
+                              stdout=slave, stderr=subprocess.PIPE, timeout=120)
+        os.set_blocking(master, False)
+        try:
+            written = os.read(master, 1 << 16)
+        except BlockingIOError:
+            written = b""
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == ("mbarrier-compile: error: refusing to write a cubin (binary) "
+                                    "to a terminal: pass -o FILE, or --emit ptx for text\n")
+    assert written == b""

@@ -26,6 +26,14 @@ def test_example_compiles_as_a_script(example, tmp_path):
     assert len(ptx) == 1
     text = open(tmp_path / ptx[0]).read()
     assert ".entry" in text and "mbarrier." in text
+    # Run without -o (into the current folder: the clone's top, or
+    # examples/), what it writes is ignored by git.
+    if subprocess.run(["git", "-C", ROOT, "rev-parse"], capture_output=True).returncode:
+        return  # not a git checkout
+    for name in os.listdir(tmp_path):
+        for where in (name, f"examples/{name}"):
+            ignored = subprocess.run(["git", "-C", ROOT, "check-ignore", "-q", where])
+            assert ignored.returncode == 0, f"{example} writes {where}, which git does not ignore"
 
 
 @pytest.mark.parametrize("example", PYTHON_EXAMPLES)

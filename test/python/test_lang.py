@@ -270,8 +270,11 @@ def test_tcgen05_commit_needs_sm_100a():
 
 
 def test_launch_shape_errors():
-    with pytest.raises(ValueError, match="exceeds the portable limit of 8"):
-        Kernel("k", block=32, cluster=16)
+    with pytest.raises(ValueError, match=r"exceeds the limit of 16 \(more than 8 is non-portable\)"):
+        Kernel("k", block=32, cluster=17)
+    with Kernel("k16", block=32, cluster=16) as k:  # non-portable, valid
+        pass
+    assert k.cluster == (16, 1, 1)
     with pytest.raises(ValueError, match="not a multiple of cluster"):
         Kernel("k", block=32, grid=3, cluster=2)
 

@@ -1,7 +1,12 @@
 """compiled.launch(grid=..., args=...): arguments converted by the kernel's
 parameter types, launch shape from the lang Kernel or the declared one,
 arrays copied in and back; without a GPU a clear NoGPUError. The launch
-flow is checked against a recording stand-in for the CUDA runtime."""
+flow is checked against a recording stand-in for the CUDA runtime, and the
+real runtime against a stand-in driver (fake_cuda_driver.py): a kernel
+fault is the error raised, every buffer is freed, the context retained once."""
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -69,6 +74,12 @@ class FakeRuntime:
 
             def free(self):
                 self.freed = True
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.free()
 
         class Module:
             @classmethod
@@ -147,3 +158,73 @@ def test_launch_needs_the_cubin():
     from mbarrier_dialect import CompileError
     with pytest.raises(CompileError, match="launch\\(\\) needs the cubin"):
         k.compile(emit="ptx").launch(args=[])
+
+
+# --------------------------------------------------------------------------
+# The real runtime over a stand-in driver
+# --------------------------------------------------------------------------
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fake_cuda_driver import CUresult, FakeDriver  # noqa: E402
+
+
+def _three_buffers():
+    with Kernel("three", block=32, params=[("a", "ptr"), ("b", "ptr"), ("c", "ptr")]) as k:
+        k.store(k.load(k.param("a"), k.thread_rank()), k.param("c"), k.thread_rank())
+    return k.compile()
+
+
+@pytest.fixture
+def driver(monkeypatch):
+    """Installs a FakeDriver under mbarrier_dialect.runtime (no context
+    retained yet); returns a function that replaces it with a new one."""
+    def use(**kwargs):
+        fake = FakeDriver(**kwargs)
+        monkeypatch.setattr(runtime, "_driver", lambda: fake)
+        return fake
+
+    monkeypatch.setattr(runtime, "_contexts", {})
+    monkeypatch.setattr(runtime, "_device", None)
+    monkeypatch.setattr(runtime.atexit, "register", lambda fn: None)
+    return use
+
+
+def test_a_kernel_fault_is_the_error_raised_and_every_buffer_is_freed(driver):
+    compiled = _three_buffers()
+    fake = driver(fault=CUresult.CUDA_ERROR_ILLEGAL_INSTRUCTION)
+    arrays = [np.arange(32, dtype=np.int32) for _ in range(3)]
+    with pytest.raises(runtime.CudaError) as err:
+        compiled.launch(args=arrays)
+    assert err.value.name == "CUDA_ERROR_ILLEGAL_INSTRUCTION"
+    assert err.value.what == "cuCtxSynchronize"
+    # after the fault: every buffer's free and the unload were still tried
+    after = fake.names()[fake.names().index("cuCtxSynchronize") + 1:]
+    assert after == ["cuMemFree"] * 3 + ["cuModuleUnload"]
+    assert {c[1] for c in fake.calls if c[0] == "cuMemFree"} == set(fake.memory)
+
+
+def test_launches_copy_back_and_retain_the_context_once(driver):
+    compiled = _three_buffers()
+    fake = driver()
+    arrays = [np.arange(32, dtype=np.int32) + i for i in range(3)]
+    for _ in range(3):
+        compiled.launch(args=arrays)
+    assert fake.names().count("cuDevicePrimaryCtxRetain") == 1
+    assert fake.names().count("cuLaunchKernelEx") == 3
+    assert fake.names().count("cuMemFree") == 9 and fake.memory == {}
+    # (the stand-in runs no kernel: the arrays come back as they went)
+    assert all((a == np.arange(32) + i).all() for i, a in enumerate(arrays))
+
+
+def test_a_cluster_of_16_launches_non_portable(driver):
+    with Kernel("wide", block=32, cluster=16, params=[("out", "ptr")]) as k:
+        k.store(k.cluster_rank(), k.param("out"), k.cluster_rank())
+    compiled = k.compile()
+    fake = driver()
+    compiled.launch(args=[np.zeros(16, np.int32)])
+    assert ("cuLaunchKernelEx", "fn:wide", (16, 1, 1), (16, 1, 1)) in fake.calls
+    assert "cuOccupancyMaxActiveClusters" in fake.names()
+    fake = driver(occupancy=0)
+    with pytest.raises(runtime.ClusterSizeError, match="cannot run a cluster of 16 CTAs"):
+        compiled.launch(args=[np.zeros(16, np.int32)])
+    assert fake.names().count("cuMemFree") == 1

@@ -133,13 +133,13 @@ def test_pack_args_names_tensor_map(rt):
 
 
 def test_compiler_launch_accepts_tensor_map():
-    from mbarrier_dialect import compiler, runtime
+    from mbarrier_dialect import launch, runtime
 
     tm = runtime.TensorMap(bytes(128), dtype="int32", shape=(4,), box=(4,), strides=(4,),
                            address=0)
-    assert compiler._launch_arg("k", 0, "!llvm.ptr<1>", tm) is tm
+    assert launch._launch_arg("k", 0, "!llvm.ptr<1>", tm) is tm
     with pytest.raises(TypeError, match="runtime.TensorMap"):
-        compiler._launch_arg("k", 0, "!llvm.ptr<1>", 5)
+        launch._launch_arg("k", 0, "!llvm.ptr<1>", 5)
 
 
 # --------------------------------------------------------------------------

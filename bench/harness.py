@@ -1,0 +1,106 @@
+"""What the benchmarks' builders and runners share.
+
+Builders (here, with MLIR: build_fence.py, build_latency.py,
+stream_kernels.py) compile kernels into OUT_DIR and write a JSON manifest of
+rows; runners (on the GPU machine, with only numpy, cuda-bindings and
+runtime.py: run_fence.py, run_latency.py, run_stream.py) read it back.
+Nothing here imports MLIR.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+RUNTIME = Path(__file__).resolve().parents[1] / "python" / "mbarrier_dialect" / "runtime.py"
+
+
+# --------------------------------------------------------------------------
+# Building
+# --------------------------------------------------------------------------
+
+def builder_args(doc: str, *options: tuple[tuple[str, ...], dict],
+                 out_dir_type: Callable = str) -> argparse.Namespace:
+    """A builder's command line: OUT_DIR, --nvcc (default nvcc), then
+    `options` as ``(flags, add_argument keywords)``."""
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("out_dir", type=out_dir_type)
+    parser.add_argument("--nvcc", default="nvcc")
+    for flags, kwargs in options:
+        parser.add_argument(*flags, **kwargs)
+    return parser.parse_args()
+
+
+def nvcc_cubin(nvcc: str, source: str | os.PathLike, out: str | os.PathLike, *flags: str,
+               arch: str = "sm_90") -> None:
+    """``nvcc -O3 -arch=ARCH -cubin FLAGS -o OUT SOURCE`` (the hand-written
+    references)."""
+    subprocess.run([nvcc, "-O3", f"-arch={arch}", "-cubin", *flags, "-o", str(out), str(source)],
+                   check=True)
+
+
+def write_kernel(out_dir: str | os.PathLike, name: str, cubin: bytes,
+                 ptx: str | None = None) -> str:
+    """``OUT_DIR/NAME.cubin`` (and ``NAME.ptx`` where given); returns the
+    cubin's file name, as manifests name it."""
+    if ptx is not None:
+        Path(out_dir, f"{name}.ptx").write_text(ptx)
+    Path(out_dir, f"{name}.cubin").write_bytes(cubin)
+    return f"{name}.cubin"
+
+
+def write_manifest(out_dir: str | os.PathLike, file_name: str, rows: list[dict]) -> dict:
+    """``OUT_DIR/FILE_NAME`` holding ``{"rows": rows}``; returns that."""
+    manifest = {"rows": rows}
+    Path(out_dir, file_name).write_text(json.dumps(manifest, indent=1))
+    return manifest
+
+
+def report_built(rows: Iterable[dict], name: Callable[[dict], str] = lambda r: r["name"]) -> None:
+    """A builder's output: one ``built NAME`` line per row."""
+    for row in rows:
+        print("built", name(row))
+
+
+# --------------------------------------------------------------------------
+# Running (on the GPU machine)
+# --------------------------------------------------------------------------
+
+def load_runtime():
+    """python/mbarrier_dialect/runtime.py, imported by path (the package and
+    MLIR need not be installed)."""
+    spec = importlib.util.spec_from_file_location("mbarrier_runtime", RUNTIME)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def runner(doc: str, manifest_file: str, *options: tuple[tuple[str, ...], dict],
+           **counts: int) -> tuple[argparse.Namespace, Any, dict]:
+    """A runner's start: its command line (BENCH_DIR, ``--NAME N`` for each
+    of `counts` with its default, then `options`, then ``--json OUT``), the
+    runtime loaded and initialised, and BENCH_DIR/`manifest_file` read.
+    Returns (arguments, runtime, manifest)."""
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("bench_dir", type=Path)
+    for name, default in counts.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--json", type=Path)
+    for flags, kwargs in options:
+        parser.add_argument(*flags, **kwargs)
+    args = parser.parse_args()
+    rt = load_runtime()
+    rt.init()
+    manifest = json.loads((args.bench_dir / manifest_file).read_text())
+    return args, rt, manifest
+
+
+def save_results(args: argparse.Namespace, rt, **results: Any) -> None:
+    """Where ``--json OUT`` was given: OUT holding the device's name and
+    `results`."""
+    if args.json:
+        args.json.write_text(json.dumps({"device": rt.device_name(), **results}, indent=1))
