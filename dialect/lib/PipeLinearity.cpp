@@ -14,6 +14,7 @@
 #include "mbarrier/Dialect/MBarrier.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Iterators.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -610,20 +611,53 @@ static LogicalResult verifyValuesIn(Region &region) {
   return success();
 }
 
+/// Whether `op` (not isolated) is or holds a pipe op; searched from the end,
+/// so that a search backwards from a pipe op stops at the nearest one.
+static bool holdsPipeOp(Operation *op) {
+  if (op->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    return false;
+  return op
+      ->walk<WalkOrder::PreOrder, ReverseIterator>([](Operation *nested) {
+        if (isPipeOp(nested))
+          return WalkResult::interrupt();
+        if (nested->hasTrait<OpTrait::IsIsolatedFromAbove>())
+          return WalkResult::skip();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether a pipe op comes before `op` in `scope` in the order the verifier
+/// visits ops (pre-order). It looks back only as far as the nearest one, so
+/// that asking it for every pipe op of a scope costs one pass over it.
+static bool followsPipeOp(Operation *op, Operation *scope) {
+  for (Operation *cur = op; cur != scope; cur = cur->getParentOp()) {
+    for (Operation *prev = cur->getPrevNode(); prev; prev = prev->getPrevNode())
+      if (holdsPipeOp(prev))
+        return true;
+    Region *region = cur->getBlock()->getParent();
+    auto earlier = [&](Block *block) {
+      return llvm::any_of(llvm::reverse(*block),
+                          [](Operation &o) { return holdsPipeOp(&o); });
+    };
+    for (Block *block = cur->getBlock()->getPrevNode(); block;
+         block = block->getPrevNode())
+      if (earlier(block))
+        return true;
+    for (Region &other : region->getParentOp()->getRegions()) {
+      if (&other == region)
+        break;
+      for (Block &block : llvm::reverse(other))
+        if (earlier(&block))
+          return true;
+    }
+  }
+  return false;
+}
+
 LogicalResult mlir::mbarrier::verifyPipeLinearity(Operation *op) {
   Operation *scope = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  if (!scope)
-    return success();
-  Operation *first = nullptr;
-  scope->walk<WalkOrder::PreOrder>([&](Operation *nested) {
-    if (nested != scope && nested->hasTrait<OpTrait::IsIsolatedFromAbove>())
-      return WalkResult::skip();
-    if (!isPipeOp(nested))
-      return WalkResult::advance();
-    first = nested;
-    return WalkResult::interrupt();
-  });
-  if (first != op)
+  if (!scope || followsPipeOp(op, scope))
     return success();
   for (Region &region : scope->getRegions())
     if (failed(verifyValuesIn(region)))
