@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -344,9 +345,22 @@ struct PathBytes {
   }
   std::optional<bool> condition(Value c) const {
     for (auto [value, taken] : conditions)
-      if (value == c)
+      if (sameCondition(value, c))
         return taken;
     return std::nullopt;
+  }
+
+  /// One value, or the same side-effect free op of the same operands (lang
+  /// builds `tid == 0` anew each time it is written).
+  static bool sameCondition(Value a, Value b) {
+    if (a == b)
+      return true;
+    Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+    return x && y && x->getNumRegions() == 0 && isMemoryEffectFree(x) &&
+           cast<OpResult>(a).getResultNumber() ==
+               cast<OpResult>(b).getResultNumber() &&
+           OperationEquivalence::isEquivalentTo(
+               x, y, OperationEquivalence::IgnoreLocations);
   }
 };
 using Paths = SmallVector<PathBytes, 2>;

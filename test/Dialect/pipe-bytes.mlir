@@ -95,8 +95,9 @@ module attributes {gpu.container_module} {
     llvm.mlir.global internal @tiles() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<8192 x i8>
   }
 
-  // A copy under the commit's own predicate: on the paths where the commit
-  // runs, it lands 2048 bytes; and two branches on one condition agree.
+  // Copies under the commit's own predicate (computed again, as lang does
+  // for each `tid == 0`): on the paths where the commit runs they land 2048
+  // bytes; and two branches on one condition agree.
   // PREDICATED-LABEL: .entry copy_under_the_commit_predicate(
   // PREDICATED: mov.b32 [[BYTES:%r[0-9]+]], 2048;
   // PREDICATED: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%rd[0-9]+}}], [[BYTES]];
@@ -118,7 +119,8 @@ module attributes {gpu.container_module} {
       scf.if %producer {
         %st = mbarrier.pipe.start : !mbarrier.pipe_state<producer>
         %slot, %next = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, tma>
-        scf.if %lane0 {
+        %leader = arith.cmpi eq, %tid, %c0 : index
+        scf.if %leader {
           scf.if %c {
             mbarrier.pipe.cp_async_bulk_tensor %p[%slot], %buf, %a[%y, %y], bytes 1024 : !mbarrier.pipe<2, tma>, !llvm.ptr<1>
           }
