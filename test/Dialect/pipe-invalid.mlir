@@ -78,7 +78,7 @@ gpu.module @m {
 // -----
 
 func.func @never_committed(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<producer>) {
-  // expected-error @+1 {{makes a slot that is never committed: pipe.commit it exactly once, in the same block}}
+  // expected-error @+1 {{makes a slot that is never committed: pipe.commit it exactly once on every path}}
   %slot, %next = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
   return
 }
@@ -86,7 +86,7 @@ func.func @never_committed(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_st
 // -----
 
 func.func @never_released(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>) {
-  // expected-error @+1 {{makes a slot that is never released: pipe.release it exactly once, in the same block}}
+  // expected-error @+1 {{makes a slot that is never released: pipe.release it exactly once on every path}}
   %slot, %next = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
   return
 }
@@ -105,7 +105,7 @@ func.func @committed_twice(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_st
 // -----
 
 func.func @committed_on_one_path(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<producer>, %c: i1) {
-  // expected-error @+1 {{makes a slot that is committed inside a nested region: pipe.commit it in the block that took it, so that every path does it once}}
+  // expected-error @+1 {{makes a slot that is committed on some paths only: pipe.commit it exactly once on every path}}
   %slot, %next = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
   scf.if %c {
     // expected-note @+1 {{pipe.commit here}}
@@ -119,7 +119,7 @@ func.func @committed_on_one_path(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.p
 func.func private @sink(!mbarrier.slot<consumer>)
 
 func.func @slot_leaves_block(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>) {
-  // expected-error @+1 {{makes a slot that leaves its block through 'func.call': a slot stays in the block that took it (or is carried by an scf.for) and is released there}}
+  // expected-error @+1 {{makes a slot that is passed to 'func.call': a slot stays in the function that took it (carried only by scf.for, scf.if and scf.while) and is released there}}
   %slot, %next = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
   // expected-note @+1 {{used here}}
   func.call @sink(%slot) : (!mbarrier.slot<consumer>) -> ()
@@ -134,7 +134,7 @@ func.func @slot_leaves_block(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_
 func.func @carried_slot_not_released_in_body(%p: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<consumer>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{makes a slot that (carried by the scf.for as iter_arg #0 into its body) is never released: pipe.release it exactly once, in the same block}}
+  // expected-error @+1 {{makes a slot that (carried by the scf.for as iter_arg #0 into its body) is never released: pipe.release it exactly once on every path}}
   %first, %st1 = mbarrier.pipe.wait %p, %st : !mbarrier.pipe<2, arrive>
   %last, %end = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %first, %s = %st1) -> (!mbarrier.slot<consumer>, !mbarrier.pipe_state<consumer>) {
     %slot, %next = mbarrier.pipe.wait %p, %s : !mbarrier.pipe<2, arrive>
@@ -174,7 +174,7 @@ func.func @use_after_commit(%p: !mbarrier.pipe<2, tma>, %st: !mbarrier.pipe_stat
 // -----
 
 func.func @slot_argument(%p: !mbarrier.pipe<2, arrive>, %slot: !mbarrier.slot<producer>) {
-  // expected-error @+1 {{takes a slot made by pipe.acquire in the same function (or carried from one by scf.for); a slot cannot be passed in a function or block argument}}
+  // expected-error @+1 {{takes a slot made by pipe.acquire in the same function (or carried from one by scf.for, scf.if or scf.while); a slot cannot be passed in a function or block argument}}
   mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive>
   return
 }
@@ -182,10 +182,58 @@ func.func @slot_argument(%p: !mbarrier.pipe<2, arrive>, %slot: !mbarrier.slot<pr
 // -----
 
 func.func @slot_of_another_pipe(%p: !mbarrier.pipe<2, arrive>, %q: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<producer>) {
+  // expected-note @+1 {{taken here, on the other pipe}}
   %slot, %next = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
-  // expected-error @+1 {{uses a slot of another pipe}}
+  // expected-error @+1 {{uses a slot of another pipe: the slot was taken on another '!mbarrier.pipe<2, arrive>'}}
   mbarrier.pipe.commit %q[%slot] : !mbarrier.pipe<2, arrive>
   return
+}
+
+// -----
+
+// ../shared/repro/guarantees/s1d: a slot carried through scf.for is traced to
+// every acquire that may have made it, the one before the loop and the one
+// its body yields: here a slot of the depth-4 pipe would be committed on the
+// depth-2 pipe's barriers.
+func.func @slot_carried_from_another_pipe(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %g1 = mbarrier.alloc : !mbarrier.group<4>
+  %g2 = mbarrier.alloc : !mbarrier.group<8>
+  %p1 = mbarrier.pipe.create %g1 : !mbarrier.group<4> -> !mbarrier.pipe<2, arrive>
+  %p2 = mbarrier.pipe.create %g2 : !mbarrier.group<8> -> !mbarrier.pipe<4, arrive>
+  %s1 = mbarrier.pipe.start : !mbarrier.pipe_state<producer>
+  %a, %na = mbarrier.pipe.acquire %p1, %s1 : !mbarrier.pipe<2, arrive>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%slot = %a, %st = %na) -> (!mbarrier.slot<producer>, !mbarrier.pipe_state<producer>) {
+    // expected-error @+1 {{uses a slot of another pipe: the slot was taken on a '!mbarrier.pipe<4, arrive>', this op is on a '!mbarrier.pipe<2, arrive>'}}
+    mbarrier.pipe.commit %p1[%slot] : !mbarrier.pipe<2, arrive>
+    // expected-note @+1 {{taken here, on the other pipe}}
+    %b, %nb = mbarrier.pipe.acquire %p2, %st : !mbarrier.pipe<4, arrive>
+    scf.yield %b, %nb : !mbarrier.slot<producer>, !mbarrier.pipe_state<producer>
+  }
+  mbarrier.pipe.commit %p1[%r#0] : !mbarrier.pipe<2, arrive>
+  return
+}
+
+// -----
+
+// The stage of a slot that two pipes' acquires may have made.
+func.func @stage_of_a_slot_from_two_pipes(%p: !mbarrier.pipe<2, arrive>, %q: !mbarrier.pipe<2, arrive>, %st: !mbarrier.pipe_state<producer>, %c: i1) -> index {
+  // expected-note @+1 {{taken here}}
+  %a, %na = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
+  // expected-note @+1 {{taken here, on the other pipe}}
+  %b, %nb = mbarrier.pipe.acquire %q, %st : !mbarrier.pipe<2, arrive>
+  %slot = scf.if %c -> !mbarrier.slot<producer> {
+    mbarrier.pipe.commit %q[%b] : !mbarrier.pipe<2, arrive>
+    scf.yield %a : !mbarrier.slot<producer>
+  } else {
+    mbarrier.pipe.commit %p[%a] : !mbarrier.pipe<2, arrive>
+    scf.yield %b : !mbarrier.slot<producer>
+  }
+  // expected-error @+1 {{takes a slot that may come from two pipes ('!mbarrier.pipe<2, arrive>' and '!mbarrier.pipe<2, arrive>')}}
+  %i = mbarrier.pipe.stage %slot : !mbarrier.slot<producer>
+  mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive>
+  return %i : index
 }
 
 // -----

@@ -193,3 +193,52 @@ def test_a_carried_slot_must_be_released_after_the_loop():
         _ring(body=lambda k, pipe, tiles: lines.append(_lagging_consumer(pipe, False)))
     assert f":{lines[0]}:" in str(err.value)
     assert "(carried out of the scf.for as result #1) is never released" in str(err.value)
+
+
+@pytest.mark.parametrize("read_before", [False, True])
+def test_a_stage_index_read_after_release_is_rejected(read_before):
+    """``slot.index`` after ``release()`` is the verifier's use after release,
+    whether or not the index was read before the release."""
+    def body(k, pipe, tiles):
+        consumer = pipe.consumer()
+        slot = consumer.wait()
+        if read_before:
+            tiles.load((slot.index, 0))
+        slot.release()
+        body.line = inspect.currentframe().f_lineno + 1
+        tiles.load((slot.index, 1))
+    with pytest.raises(ValueError) as err:
+        _ring(body=body)
+    assert f":{body.line}:" in str(err.value)
+    assert "uses a slot after it was released" in str(err.value)
+
+
+@pytest.mark.parametrize("read_before", [False, True])
+def test_a_stage_index_read_after_commit_is_rejected(read_before):
+    def body(k, pipe, tiles):
+        producer = pipe.producer()
+        slot = producer.acquire()
+        if read_before:
+            tiles.store(1, (slot.index, 0))
+        slot.commit()
+        body.line = inspect.currentframe().f_lineno + 1
+        tiles.store(2, (slot.index, 1))
+    with pytest.raises(ValueError) as err:
+        _ring(body=body, kind="arrive")
+    assert f":{body.line}:" in str(err.value)
+    assert "uses a slot after it was committed" in str(err.value)
+
+
+def test_a_side_not_carried_through_a_loop_is_rejected():
+    """../shared/repro/guarantees/s1a in lang: a loop that does not carry the
+    producer takes the same stage and phase in every trip."""
+    def body(k, pipe, tiles):
+        producer = pipe.producer()
+        for _ in lang.range(8):
+            body.line = inspect.currentframe().f_lineno + 1
+            slot = producer.acquire()
+            slot.commit(bytes=0)
+    with pytest.raises(ValueError) as err:
+        _ring(body=body)
+    assert f":{body.line}:" in str(err.value)
+    assert "takes a state defined outside the enclosing 'scf.for' in every trip" in str(err.value)

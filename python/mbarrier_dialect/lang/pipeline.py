@@ -222,7 +222,6 @@ class _Slot(Carried):
     def __init__(self, pipe: Pipeline, slot: ir.Value):
         self.pipe = pipe
         self.value = slot
-        self._index: Value | None = None
 
     # Carried (lang.range / for_range): a slot may be carried
     # through a loop once (released in the next trip, e.g. after the next
@@ -232,14 +231,15 @@ class _Slot(Carried):
 
     def _bind(self, value: ir.Value) -> None:
         self.value = value
-        self._index = None
 
     @property
     def index(self) -> Value:
-        """The stage (``index``), to address the stage's data."""
-        if self._index is None:
-            self._index = V.wrap(mbarrier.PipeStageOp(self.value).result)
-        return self._index
+        """The stage (``index``), to address the stage's data. Each read
+        builds its own ``mbarrier.pipe.stage`` where it is read (no cache),
+        so that a read after ``commit()``/``release()`` is the verifier's
+        use-after error whatever was read before (the lowering folds the
+        ops into the slot's index)."""
+        return V.wrap(mbarrier.PipeStageOp(self.value).result)
 
     def stage_ptr(self, buffer: SmemBuffer | StageBuffer) -> ir.Value:
         """The ``!llvm.ptr<3>`` of this stage's part of `buffer`, whose

@@ -8,10 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
+#include "mbarrier/Dialect/MBarrier/IR/PipeLinearity.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -20,8 +23,60 @@ using namespace mlir::mbarrier;
 // !mbarrier.pipe
 //===----------------------------------------------------------------------===//
 
+/// The rules of the pipe type on its parameters as the user wrote them
+/// (signed, 64-bit), so that the parser can report a negative or huge number
+/// as written before it narrows it; `PipeType::verify` applies the same.
+static LogicalResult
+verifyPipeParameters(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t depth, int64_t producers, int64_t consumers,
+                     int64_t clusterX, int64_t clusterY, Multicast multicast) {
+  if (depth < 1)
+    return emitError() << "a pipe needs at least one stage, got " << depth;
+  if (depth > int64_t(kMaxDepth / 2)) {
+    SmallString<24> bytes;
+    (APInt(128, depth) * 16).toStringUnsigned(bytes);
+    return emitError() << "a pipe of " << depth << " stages needs " << bytes
+                       << " bytes of barriers, more than the "
+                       << kMaxSharedBytes / 1024
+                       << " KiB of shared memory a CTA can have";
+  }
+  if (producers < 1 || producers > kMaxArriveCount)
+    return emitError() << "producers must be 1 to " << kMaxArriveCount
+                       << " (arrivals on a full barrier per phase), got "
+                       << producers;
+  if (consumers < 1 || consumers > kMaxArriveCount)
+    return emitError() << "consumers must be 1 to " << kMaxArriveCount
+                       << " (release arrivals per phase from each CTA), got "
+                       << consumers;
+  if (clusterX < 1 || clusterY < 1 || clusterX > kMaxClusterSize ||
+      clusterY > kMaxClusterSize || clusterX * clusterY > kMaxClusterSize)
+    return emitError() << "cluster = [" << clusterX << ", " << clusterY
+                       << "] is not a cluster shape: each dimension at least "
+                          "1, at most "
+                       << kMaxClusterSize << " CTAs";
+  bool needsRow = multicast == Multicast::row || multicast == Multicast::rowcol;
+  bool needsCol = multicast == Multicast::col || multicast == Multicast::rowcol;
+  if ((needsRow && clusterX < 2) || (needsCol && clusterY < 2))
+    return emitError() << "multicast = " << stringifyMulticast(multicast)
+                       << " needs more than one CTA per "
+                       << (needsRow && clusterX < 2 ? "row" : "column")
+                       << ", the cluster is [" << clusterX << ", " << clusterY
+                       << "]";
+  int64_t sources = multicast == Multicast::none  ? 1
+                    : multicast == Multicast::row ? clusterX
+                    : multicast == Multicast::col ? clusterY
+                                                  : clusterX + clusterY - 1;
+  if (consumers * sources > kMaxArriveCount)
+    return emitError() << "the empty barriers would count " << consumers
+                       << " consumers x " << sources
+                       << " CTAs = " << consumers * sources
+                       << " arrivals, more than " << kMaxArriveCount;
+  return success();
+}
+
 Type PipeType::parse(AsmParser &parser) {
-  unsigned depth = 0, producers = 1, consumers = 1, clusterX = 1, clusterY = 1;
+  SMLoc typeLoc = parser.getCurrentLocation();
+  int64_t depth = 0, producers = 1, consumers = 1, clusterX = 1, clusterY = 1;
   Multicast multicast = Multicast::none;
   StringRef kindName;
   SMLoc kindLoc;
@@ -37,11 +92,24 @@ Type PipeType::parse(AsmParser &parser) {
                               << kindName << "'";
     return {};
   }
+  llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     SMLoc keyLoc = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return {};
+    if (key != "producers" && key != "consumers" && key != "cluster" &&
+        key != "multicast") {
+      parser.emitError(keyLoc)
+          << "unknown pipe parameter '" << key
+          << "' (expected producers, consumers, cluster or multicast)";
+      return {};
+    }
+    if (!seen.insert(key).second) {
+      parser.emitError(keyLoc) << "pipe parameter '" << key
+                               << "' is given twice";
+      return {};
+    }
     if (key == "producers") {
       if (parser.parseInteger(producers))
         return {};
@@ -53,7 +121,7 @@ Type PipeType::parse(AsmParser &parser) {
           parser.parseComma() || parser.parseInteger(clusterY) ||
           parser.parseRSquare())
         return {};
-    } else if (key == "multicast") {
+    } else {
       StringRef name;
       SMLoc loc = parser.getCurrentLocation();
       if (parser.parseKeyword(&name))
@@ -66,18 +134,19 @@ Type PipeType::parse(AsmParser &parser) {
         return {};
       }
       multicast = *parsed;
-    } else {
-      parser.emitError(keyLoc)
-          << "unknown pipe parameter '" << key
-          << "' (expected producers, consumers, cluster or multicast)";
-      return {};
     }
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<PipeType>(parser.getContext(), depth, *kind,
-                                     producers, consumers, clusterX, clusterY,
-                                     multicast);
+  // Every number is checked as written, then narrowed.
+  if (failed(verifyPipeParameters(
+          [&] { return parser.emitError(typeLoc); }, depth, producers,
+          consumers, clusterX, clusterY, multicast)))
+    return {};
+  return parser.getChecked<PipeType>(parser.getContext(), unsigned(depth),
+                                     *kind, unsigned(producers),
+                                     unsigned(consumers), unsigned(clusterX),
+                                     unsigned(clusterY), multicast);
 }
 
 void PipeType::print(AsmPrinter &printer) const {
@@ -128,247 +197,26 @@ LogicalResult PipeType::verify(function_ref<InFlightDiagnostic()> emitError,
                                unsigned producers, unsigned consumers,
                                unsigned clusterX, unsigned clusterY,
                                Multicast multicast) {
-  if (depth == 0)
-    return emitError() << "a pipe needs at least one stage";
-  if (2ull * depth > kMaxDepth)
-    return emitError() << "a pipe of " << depth << " stages needs "
-                       << 16ull * depth << " bytes of barriers, more than the "
-                       << kMaxSharedBytes / 1024
-                       << " KiB of shared memory a CTA can have";
-  if (producers == 0 || producers > kMaxArriveCount)
-    return emitError() << "producers must be 1 to " << kMaxArriveCount
-                       << " (arrivals on a full barrier per phase), got "
-                       << producers;
-  if (consumers == 0 || consumers > kMaxArriveCount)
-    return emitError() << "consumers must be 1 to " << kMaxArriveCount
-                       << " (release arrivals per phase from each CTA), got "
-                       << consumers;
-  if (clusterX == 0 || clusterY == 0 ||
-      int64_t(clusterX) * clusterY > kMaxClusterSize)
-    return emitError() << "cluster = [" << clusterX << ", " << clusterY
-                       << "] is not a cluster shape: each dimension at least "
-                          "1, at most "
-                       << kMaxClusterSize << " CTAs";
-  bool needsRow = multicast == Multicast::row || multicast == Multicast::rowcol;
-  bool needsCol = multicast == Multicast::col || multicast == Multicast::rowcol;
-  if ((needsRow && clusterX < 2) || (needsCol && clusterY < 2))
-    return emitError() << "multicast = " << stringifyMulticast(multicast)
-                       << " needs more than one CTA per "
-                       << (needsRow && clusterX < 2 ? "row" : "column")
-                       << ", the cluster is [" << clusterX << ", " << clusterY
-                       << "]";
-  unsigned sources = multicast == Multicast::none  ? 1
-                     : multicast == Multicast::row ? clusterX
-                     : multicast == Multicast::col ? clusterY
-                                                   : clusterX + clusterY - 1;
-  if (int64_t(consumers) * sources > kMaxArriveCount)
-    return emitError() << "the empty barriers would count " << consumers
-                       << " consumers x " << sources << " CTAs = "
-                       << int64_t(consumers) * sources
-                       << " arrivals, more than " << kMaxArriveCount;
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Shared slot and state checks
-//===----------------------------------------------------------------------===//
-
-/// The value an `scf.for` carries into `v` when `v` is one of its
-/// iter_args or results (its init operand), else null.
-static Value carriedFrom(Value v) {
-  if (auto result = dyn_cast<OpResult>(v)) {
-    if (auto loop = dyn_cast<scf::ForOp>(result.getOwner()))
-      return loop.getInits()[result.getResultNumber()];
-    return {};
-  }
-  auto arg = cast<BlockArgument>(v);
-  auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
-  if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
-    return {};
-  return loop.getInits()[arg.getArgNumber() - loop.getNumInductionVars()];
-}
-
-/// The op that made `slot` (pipe.acquire or pipe.wait), following the
-/// scf.for loops that carry it; null for any other origin.
-static Operation *slotSource(Value slot) {
-  while (slot) {
-    Operation *def = slot.getDefiningOp();
-    if (isa_and_nonnull<PipeAcquireOp, PipeWaitOp>(def))
-      return def;
-    slot = carriedFrom(slot);
-  }
-  return nullptr;
-}
-
-/// A use of a slot (whose role its type fixes): a slot from pipe.acquire or
-/// pipe.wait of the same pipe.
-static LogicalResult checkSlotUse(Operation *op, Value pipe, Value slot) {
-  Operation *source = slotSource(slot);
-  if (!source)
-    return op->emitOpError()
-           << "takes a slot made by pipe."
-           << (cast<SlotType>(slot.getType()).getRole() == PipeRole::producer
-                   ? "acquire"
-                   : "wait")
-           << " in the same function (or carried from one by scf.for); a slot "
-              "cannot be passed in a function or block argument";
-  if (source->getOperand(0) != pipe)
-    return op->emitOpError() << "uses a slot of another pipe";
-  return success();
-}
-
-/// Ops that may use a slot without consuming it.
-static bool isSlotReader(Operation *op) {
-  return isa<PipeStageOp, PipeFullPtrOp, PipeCpAsyncBulkOp,
-             PipeCpAsyncBulkTensorOp>(op);
-}
-
-/// The linearity of a slot made by `enter` (acquire or wait): exactly one
-/// consuming op (`Consumer`), in the same block; every other use is a reader
-/// placed before it.
-/// The users of `value`, in program order where they share a block (use
-/// lists are in no particular order; diagnostics name the first and second).
-static SmallVector<Operation *> usersInOrder(Value value) {
-  SmallVector<Operation *> users(value.getUsers().begin(),
-                                 value.getUsers().end());
-  llvm::stable_sort(users, [](Operation *a, Operation *b) {
-    return a->getBlock() == b->getBlock() && a != b && a->isBeforeInBlock(b);
-  });
-  return users;
-}
-
-/// A use that hands a slot on to an scf.for: as an init operand (the loop
-/// then carries it: its iter_arg and its result are slots to consume once
-/// each) or as an operand of the body's scf.yield (the next iteration's
-/// iter_arg, or the result, consumes it).
-static bool isCarry(Operation *user) {
-  return isa<scf::ForOp>(user) ||
-         (isa<scf::YieldOp>(user) && isa<scf::ForOp>(user->getParentOp()));
-}
-
-/// The linearity of the slot `slot`, made by `enter` (acquire or wait) or
-/// carried from it by an scf.for: exactly one consuming op (`Consumer`, or a
-/// carry into or around a loop) in the block that holds the value, every
-/// other use a reader placed before it; carried values, recursively, the
-/// same. `carried` names the loop value in the messages.
-template <typename Consumer>
-static LogicalResult checkSlotLinear(Operation *enter, Value slot,
-                                     StringRef consumerName, StringRef verb,
-                                     StringRef carried = "") {
-  auto error = [&]() {
-    InFlightDiagnostic diag = enter->emitOpError() << "makes a slot that ";
-    if (!carried.empty())
-      diag << "(" << carried << ") ";
-    return diag;
-  };
-  Block *block = isa<BlockArgument>(slot)
-                     ? cast<BlockArgument>(slot).getOwner()
-                     : slot.getDefiningOp()->getBlock();
-  Operation *consumer = nullptr;
-  for (Operation *user : usersInOrder(slot)) {
-    if (isa<Consumer>(user) || isCarry(user)) {
-      if (consumer) {
-        InFlightDiagnostic diag = error() << "is " << verb
-                                          << " twice: each slot is " << verb
-                                          << " exactly once";
-        diag.attachNote(user->getLoc()) << "second " << consumerName;
-        return diag;
-      }
-      consumer = user;
-      continue;
-    }
-    if (isSlotReader(user))
-      continue;
-    InFlightDiagnostic diag =
-        error() << "leaves its block through '" << user->getName()
-                << "': a slot stays in the block that took it (or is carried "
-                   "by an scf.for) and is "
-                << verb << " there";
-    diag.attachNote(user->getLoc()) << "used here";
-    return diag;
-  }
-  if (!consumer)
-    return error() << "is never " << verb << ": " << consumerName
-                   << " it exactly once, in the same block";
-  if (consumer->getBlock() != block) {
-    InFlightDiagnostic diag =
-        error() << "is " << verb << " inside a nested region: "
-                << consumerName
-                << " it in the block that took it, so that every path does "
-                   "it once";
-    diag.attachNote(consumer->getLoc()) << consumerName << " here";
-    return diag;
-  }
-  for (Operation *user : slot.getUsers()) {
-    if (user == consumer)
-      continue;
-    Operation *anchor = block->findAncestorOpInBlock(*user);
-    if (anchor && consumer->isBeforeInBlock(anchor)) {
-      InFlightDiagnostic diag = user->emitOpError()
-                                << "uses a slot after it was " << verb;
-      diag.attachNote(consumer->getLoc()) << verb << " here";
-      return diag;
-    }
-  }
-  // Carried into a loop: the body's iter_arg and the loop's result are each
-  // consumed once (a yield hands the next one on).
-  if (auto loop = dyn_cast<scf::ForOp>(consumer)) {
-    for (auto [i, init] : llvm::enumerate(loop.getInits())) {
-      if (init != slot)
-        continue;
-      std::string arg = "carried by the scf.for as iter_arg #" +
-                        std::to_string(i) + " into its body";
-      std::string result = "carried out of the scf.for as result #" +
-                           std::to_string(i);
-      if (failed(checkSlotLinear<Consumer>(enter, loop.getRegionIterArg(i),
-                                           consumerName, verb, arg)) ||
-          failed(checkSlotLinear<Consumer>(enter, loop.getResult(i),
-                                           consumerName, verb, result)))
-        return failure();
-    }
-  }
-  return success();
-}
-
-/// A state is taken (by acquire, wait or tail) at most once per block and
-/// pipe: a second taking would reuse the stage and phase of the first. (Two
-/// pipes may advance in lockstep on one state; `pipe.advance` is arithmetic.)
-static LogicalResult checkStateTakenOnce(Operation *op, Value pipe,
-                                         Value state) {
-  for (Operation *user : state.getUsers()) {
-    if (user == op || user->getBlock() != op->getBlock() ||
-        !isa<PipeAcquireOp, PipeWaitOp, PipeTailOp>(user) ||
-        user->getOperand(0) != pipe)
-      continue;
-    if (user->isBeforeInBlock(op)) {
-      InFlightDiagnostic diag =
-          op->emitOpError()
-          << "takes a state that '" << user->getName()
-          << "' already took on this pipe: use the state it returned (each "
-             "state names one stage and phase)";
-      diag.attachNote(user->getLoc()) << "taken here";
-      return diag;
-    }
-  }
-  return success();
+  return verifyPipeParameters(emitError, depth, producers, consumers, clusterX,
+                              clusterY, multicast);
 }
 
 //===----------------------------------------------------------------------===//
 // Op verifiers
 //===----------------------------------------------------------------------===//
 
-LogicalResult PipeCreateOp::verify() {
-  PipeType pipe = getPipe().getType();
-  unsigned have = getBarriers().getType().getDepth();
+static LogicalResult verifyCreate(PipeCreateOp op) {
+  PipeType pipe = op.getPipe().getType();
+  unsigned have = op.getBarriers().getType().getDepth();
   if (have != 2 * pipe.getDepth())
-    return emitOpError() << "a pipe of depth " << pipe.getDepth()
+    return op.emitOpError() << "a pipe of depth " << pipe.getDepth()
                          << " needs a group of " << 2 * pipe.getDepth()
                          << " barriers (a full and an empty barrier per "
                             "stage), got "
-                         << getBarriers().getType();
+                         << op.getBarriers().getType();
   if (pipe.getMulticast() == Multicast::none)
     return success();
-  for (Operation *parent = (*this)->getParentOp(); parent;
+  for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp())
     for (StringRef name : kClusterShapeAttrNames) {
       auto dims = parent->getAttrOfType<DenseI32ArrayAttr>(name);
@@ -376,7 +224,7 @@ LogicalResult PipeCreateOp::verify() {
         continue;
       if (dims[0] != int32_t(pipe.getClusterX()) ||
           dims[1] != int32_t(pipe.getClusterY()) || dims[2] != 1)
-        return emitOpError()
+        return op.emitOpError()
                << "makes a pipe for cluster = [" << pipe.getClusterX() << ", "
                << pipe.getClusterY() << "] in a kernel whose '" << name
                << "' is (" << dims[0] << ", " << dims[1] << ", " << dims[2]
@@ -387,43 +235,51 @@ LogicalResult PipeCreateOp::verify() {
   return success();
 }
 
-/// `ready` comes from the matching try op on the same state, when it comes
-/// from a try op at all.
-/// acquire and wait: the state taken once, a ready flag from the matching
-/// try op on the same state, the slot consumed exactly once (`Consumer`).
-template <typename TryOp, typename Consumer, typename EnterOp>
-static LogicalResult verifyEnter(EnterOp op, StringRef consumerName,
-                                 StringRef verb) {
-  if (failed(checkStateTakenOnce(op, op.getPipe(), op.getState())))
+LogicalResult PipeCreateOp::verify() {
+  if (failed(verifyCreate(*this)))
     return failure();
+  return verifyPipeLinearity(*this);
+}
+
+/// acquire and wait: a ready flag from the matching try op on the same
+/// state (the linearity of the state and the slot is verifyPipeLinearity's).
+template <typename TryOp, typename EnterOp>
+static LogicalResult verifyEnter(EnterOp op) {
   if (Value ready = op.getReady())
     if (auto test = ready.template getDefiningOp<TryOp>())
       if (test.getState() != op.getState())
         return op.emitOpError()
                << "takes a ready flag that tested another state";
-  return checkSlotLinear<Consumer>(op, op.getSlot(), consumerName, verb);
+  return verifyPipeLinearity(op);
 }
 
 LogicalResult PipeAcquireOp::verify() {
-  return verifyEnter<PipeTryAcquireOp, PipeCommitOp>(*this, "pipe.commit",
-                                                     "committed");
+  return verifyEnter<PipeTryAcquireOp>(*this);
 }
 
-LogicalResult PipeWaitOp::verify() {
-  return verifyEnter<PipeTryWaitOp, PipeReleaseOp>(*this, "pipe.release",
-                                                   "released");
-}
+LogicalResult PipeWaitOp::verify() { return verifyEnter<PipeTryWaitOp>(*this); }
 
-LogicalResult PipeTailOp::verify() {
-  return checkStateTakenOnce(*this, getPipe(), getState());
+LogicalResult PipeInitOp::verify() { return verifyPipeLinearity(*this); }
+LogicalResult PipeStartOp::verify() { return verifyPipeLinearity(*this); }
+LogicalResult PipeAdvanceOp::verify() { return verifyPipeLinearity(*this); }
+LogicalResult PipeTryAcquireOp::verify() { return verifyPipeLinearity(*this); }
+LogicalResult PipeTryWaitOp::verify() { return verifyPipeLinearity(*this); }
+LogicalResult PipeTailOp::verify() { return verifyPipeLinearity(*this); }
+
+LogicalResult PipeStageOp::verify() {
+  if (failed(verifySlotOrigin(*this, /*pipe=*/{}, getSlot())))
+    return failure();
+  return verifyPipeLinearity(*this);
 }
 
 LogicalResult PipeFullPtrOp::verify() {
-  return checkSlotUse(*this, getPipe(), getSlot());
+  if (failed(verifySlotOrigin(*this, getPipe(), getSlot())))
+    return failure();
+  return verifyPipeLinearity(*this);
 }
 
 static LogicalResult checkCopy(Operation *op, Value pipe, Value slot) {
-  if (failed(checkSlotUse(op, pipe, slot)))
+  if (failed(verifySlotOrigin(op, pipe, slot)))
     return failure();
   PipeType type = cast<PipeType>(pipe.getType());
   if (type.getKind() != PipeKind::tma)
@@ -441,7 +297,7 @@ LogicalResult PipeCpAsyncBulkOp::verify() {
   if (size && (*size <= 0 || *size % 16 || *size > kMaxTxCount))
     return emitOpError() << "copies a positive multiple of 16 bytes, at most "
                          << kMaxTxCount << ", got " << *size;
-  return success();
+  return verifyPipeLinearity(*this);
 }
 
 LogicalResult PipeCpAsyncBulkTensorOp::verify() {
@@ -455,91 +311,235 @@ LogicalResult PipeCpAsyncBulkTensorOp::verify() {
                          << " bytes: a box is a multiple of 16 bytes, at most "
                          << kMaxTxCount;
   std::optional<Multicast> direction = getMulticast();
-  if (!direction || *direction == Multicast::none)
-    return success();
-  PipeType pipe = getPipe().getType();
-  if (*direction == Multicast::rowcol)
+  if (direction && *direction == Multicast::rowcol)
     return emitOpError() << "multicasts along one direction, row or col; "
                             "load each operand along its own";
-  if (!pipe.allowsMulticast(*direction))
+  PipeType pipe = getPipe().getType();
+  if (direction && *direction != Multicast::none &&
+      !pipe.allowsMulticast(*direction))
     return emitOpError() << "multicasts along the "
                          << (*direction == Multicast::row ? "row" : "column")
                          << ", which the pipe does not (its multicast = "
                          << stringifyMulticast(pipe.getMulticast())
                          << "): the consumers of the CTAs it reaches would "
                             "not release the stage to this one";
-  return success();
+  return verifyPipeLinearity(*this);
 }
 
-/// The bytes the copies into `slot` land in each receiving CTA, when every
-/// copy is static and nothing else (`pipe.full_ptr`) completes on the slot.
-static std::optional<int64_t> staticDelivery(Value slot, PipeType pipe,
-                                             std::string &parts) {
+//===----------------------------------------------------------------------===//
+// The bytes a TMA commit expects
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The copies into a slot on one path from its acquire to its commit: the
+/// bytes they land in each receiving CTA, how they add up (for messages),
+/// and the branch conditions the path has taken.
+struct PathBytes {
   int64_t total = 0;
-  unsigned copies = 0;
-  llvm::raw_string_ostream os(parts);
-  for (Operation *user : usersInOrder(slot)) {
-    if (isa<PipeFullPtrOp>(user))
-      return std::nullopt;
-    int64_t bytes = 0;
-    unsigned width = 1;
-    if (auto copy = dyn_cast<PipeCpAsyncBulkOp>(user)) {
-      std::optional<int64_t> size = getConstantInt(copy.getSize());
-      if (!size)
-        return std::nullopt;
-      bytes = *size;
-    } else if (auto copy = dyn_cast<PipeCpAsyncBulkTensorOp>(user)) {
-      bytes = copy.getBytes();
-      if (std::optional<Multicast> direction = copy.getMulticast())
-        width = pipe.getMulticastWidth(*direction);
-    } else {
-      continue;
-    }
-    os << (copies++ ? " + " : "") << bytes;
-    if (width > 1)
-      os << " x " << width << " CTAs";
-    total += bytes * width;
+  std::string parts;
+  SmallVector<std::pair<Value, bool>, 2> conditions;
+
+  void add(int64_t bytes, StringRef part) {
+    total += bytes;
+    parts += (parts.empty() ? "" : " + ") + part.str();
   }
-  if (!copies)
+  std::optional<bool> condition(Value c) const {
+    for (auto [value, taken] : conditions)
+      if (sameCondition(value, c))
+        return taken;
     return std::nullopt;
-  return total;
+  }
+
+  /// One value, or the same side-effect free op of the same operands (lang
+  /// builds `tid == 0` anew each time it is written).
+  static bool sameCondition(Value a, Value b) {
+    if (a == b)
+      return true;
+    Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+    return x && y && x->getNumRegions() == 0 && isMemoryEffectFree(x) &&
+           cast<OpResult>(a).getResultNumber() ==
+               cast<OpResult>(b).getResultNumber() &&
+           OperationEquivalence::isEquivalentTo(
+               x, y, OperationEquivalence::IgnoreLocations);
+  }
+};
+using Paths = SmallVector<PathBytes, 2>;
+
+/// The paths between a slot's acquire and its commit, counted where that is
+/// certain: a copy with a constant size counts its bytes (times the CTAs a
+/// multicast reaches), a loop with constant bounds its trips times its body
+/// (when every path of the body lands the same bytes), an scf.if per branch
+/// (following a branch condition the path already decided, or the commit's
+/// own predicate). Anything else holding a copy (a while loop, other bounds,
+/// a non-constant size, pipe.full_ptr) makes the delivery unknown.
+class Delivery {
+public:
+  Delivery(Value slot, PipeType pipe) : slot(slot), pipe(pipe) {}
+  std::optional<Paths> run(PipeCommitOp commit);
+
+private:
+  bool walk(Block *block, Paths &paths);
+  bool visit(Operation *op, Paths &paths);
+  static constexpr unsigned kMaxPaths = 16;
+
+  Value slot;
+  PipeType pipe;
+  UseSteps steps;
+};
+} // namespace
+
+std::optional<Paths> Delivery::run(PipeCommitOp commit) {
+  auto acquire = slot.getDefiningOp<PipeAcquireOp>();
+  Block *home = commit->getBlock();
+  if (!acquire || acquire->getBlock() != home)
+    return std::nullopt;
+  SmallVector<Operation *> copies;
+  for (Operation *user : slot.getUsers()) {
+    if (user == commit.getOperation() || isa<PipeStageOp>(user))
+      continue;
+    if (!isa<PipeCpAsyncBulkOp, PipeCpAsyncBulkTensorOp>(user))
+      return std::nullopt; // pipe.full_ptr, a carry
+    Operation *anchor = home->findAncestorOpInBlock(*user);
+    if (anchor && anchor->isBeforeInBlock(commit))
+      copies.push_back(user); // (one after the commit is a use after it)
+  }
+  if (copies.empty())
+    return std::nullopt;
+  steps = indexUses(home, copies);
+  Paths paths(1);
+  if (Value pred = commit.getPred())
+    paths.front().conditions.push_back({pred, true});
+  if (!walk(home, paths))
+    return std::nullopt;
+  return paths;
+}
+
+bool Delivery::walk(Block *block, Paths &paths) {
+  auto it = steps.find(block);
+  if (it == steps.end())
+    return true;
+  for (Operation *op : it->second)
+    if (!visit(op, paths))
+      return false;
+  return true;
+}
+
+bool Delivery::visit(Operation *op, Paths &paths) {
+  if (auto copy = dyn_cast<PipeCpAsyncBulkOp>(op)) {
+    std::optional<int64_t> size = getConstantInt(copy.getSize());
+    if (!size)
+      return false;
+    for (PathBytes &path : paths)
+      path.add(*size, std::to_string(*size));
+    return true;
+  }
+  if (auto copy = dyn_cast<PipeCpAsyncBulkTensorOp>(op)) {
+    unsigned width = 1;
+    if (std::optional<Multicast> direction = copy.getMulticast())
+      width = pipe.getMulticastWidth(*direction);
+    std::string part = std::to_string(copy.getBytes());
+    if (width > 1)
+      part += " x " + std::to_string(width) + " CTAs";
+    for (PathBytes &path : paths)
+      path.add(int64_t(copy.getBytes()) * width, part);
+    return true;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    Value cond = branch.getCondition();
+    std::optional<int64_t> known = getConstantInt(cond);
+    Paths out;
+    for (PathBytes &path : paths) {
+      std::optional<bool> taken = path.condition(cond);
+      if (!taken && known)
+        taken = *known != 0;
+      for (bool then : {true, false}) {
+        if (taken && *taken != then)
+          continue;
+        Paths sub{path};
+        if (!taken)
+          sub.front().conditions.push_back({cond, then});
+        Region &region = then ? branch.getThenRegion() : branch.getElseRegion();
+        if (!region.empty() && !walk(&region.front(), sub))
+          return false;
+        out.append(sub.begin(), sub.end());
+      }
+    }
+    if (out.size() > kMaxPaths)
+      return false;
+    paths = std::move(out);
+    return true;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<int64_t> lb = getConstantInt(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantInt(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantInt(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0 || *lb < 0 || *ub < 0)
+      return false;
+    int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    Paths body(1);
+    if (!walk(loop.getBody(), body))
+      return false;
+    // Every trip may take another branch: only a body that lands the same
+    // bytes on every path is counted.
+    if (llvm::any_of(body, [&](const PathBytes &p) {
+          return p.total != body.front().total;
+        }))
+      return false;
+    int64_t bytes;
+    if (llvm::MulOverflow(body.front().total, trips, bytes) ||
+        bytes > kMaxTxCount * 16)
+      return false;
+    std::string each = body.front().parts;
+    if (each.find(" + ") != std::string::npos)
+      each = "(" + each + ")";
+    for (PathBytes &path : paths)
+      path.add(bytes, each + " x " + std::to_string(trips) + " trips");
+    return true;
+  }
+  return false; // scf.while, any other region: unknown
 }
 
 LogicalResult PipeCommitOp::verify() {
-  if (failed(checkSlotUse(*this, getPipe(), getSlot())))
+  if (failed(verifySlotOrigin(*this, getPipe(), getSlot())))
     return failure();
   PipeType pipe = getPipe().getType();
   if (pipe.getKind() != PipeKind::tma) {
     if (getBytes())
       return emitOpError() << "takes bytes only on a tma pipe; the pipe is "
                            << pipe;
-    return success();
+    return verifyPipeLinearity(*this);
   }
   if (!getBytes())
     return emitOpError() << "on a tma pipe states the bytes that land in "
                             "this CTA's stage (`bytes %n`)";
   std::optional<int64_t> bytes = getConstantInt(getBytes());
-  if (!bytes)
-    return success();
-  if (*bytes < 0 || *bytes > kMaxTxCount)
+  if (bytes && (*bytes < 0 || *bytes > kMaxTxCount))
     return emitOpError() << "expects " << *bytes
                          << " bytes: the tx-count of a phase is 0 to "
                          << kMaxTxCount;
-  std::string parts;
-  std::optional<int64_t> delivered = staticDelivery(getSlot(), pipe, parts);
-  if (delivered && *delivered != *bytes) {
-    StringRef outcome =
-        *delivered < *bytes ? "never complete" : "complete early";
-    return emitOpError() << "expects " << *bytes
-                         << " bytes on the full barrier, but the copies into "
-                            "this slot land "
-                         << *delivered << " bytes in each receiving CTA ("
-                         << parts
-                         << "): the phase would " << outcome;
+  std::optional<Paths> paths;
+  if (bytes)
+    paths = Delivery(getSlot(), pipe).run(*this);
+  for (const PathBytes &path : paths ? *paths : Paths()) {
+    if (path.total == *bytes)
+      continue;
+    InFlightDiagnostic diag = emitOpError()
+                              << "expects " << *bytes
+                              << " bytes on the full barrier, but ";
+    if (paths->size() > 1)
+      diag << "on one of its " << paths->size() << " paths ";
+    diag << "the copies into this slot land " << path.total
+         << " bytes in each receiving CTA ("
+         << (path.parts.empty() ? "no copy" : path.parts)
+         << "): the phase would "
+         << (path.total < *bytes ? "never complete" : "complete early");
+    return diag;
   }
-  return success();
+  return verifyPipeLinearity(*this);
 }
 
 LogicalResult PipeReleaseOp::verify() {
-  return checkSlotUse(*this, getPipe(), getSlot());
+  if (failed(verifySlotOrigin(*this, getPipe(), getSlot())))
+    return failure();
+  return verifyPipeLinearity(*this);
 }

@@ -131,8 +131,10 @@ def MBarrier_PipeStateType : MBarrier_PipeSideType<"PipeState", "pipe_state"> {
     both derived by the lowering: the producer starts on phase parity 1 of
     the empty barriers (which a fresh barrier satisfies), the consumer on
     parity 0 of the full ones. `pipe.acquire` and `pipe.wait` return the
-    next state. It lowers to `i32` (the count; with a depth that is not a
-    power of two the count must stay below 2^32).
+    next state. A state is taken (acquire, wait, tail, advance) at most
+    once on every path and pipe, never once per trip of a loop it enters
+    from outside: loops carry it. It lowers to `i32` (the count; with a
+    depth that is not a power of two the count must stay below 2^32).
 
     Example:
 
@@ -146,9 +148,11 @@ def MBarrier_SlotType : MBarrier_PipeSideType<"Slot", "slot"> {
   let summary = "a stage acquired by the producer or waited on by a consumer";
   let description = [{
     `!mbarrier.slot<producer>` (from `pipe.acquire`) is committed exactly
-    once with `pipe.commit`; `!mbarrier.slot<consumer>` (from `pipe.wait`)
-    is released exactly once with `pipe.release`, in the block that made
-    it. It lowers to `index` (the stage).
+    once on every path with `pipe.commit`; `!mbarrier.slot<consumer>` (from
+    `pipe.wait`) is released exactly once on every path with
+    `pipe.release`, and used only before that. scf.for, scf.if and
+    scf.while may carry it; every op that takes it is on the pipe whose
+    acquire or wait made it. It lowers to `index` (the stage).
 
     Example:
 
@@ -226,6 +230,7 @@ def MBarrier_PipeInitOp : MBarrier_Op<"pipe.init"> {
   }];
   let arguments = (ins PipeRW:$pipe);
   let assemblyFormat = "$pipe attr-dict `:` qualified(type($pipe))";
+  let hasVerifier = 1;
 }
 
 def MBarrier_PipeStartOp : MBarrier_Op<"pipe.start", [Pure]> {
@@ -246,6 +251,7 @@ def MBarrier_PipeStartOp : MBarrier_Op<"pipe.start", [Pure]> {
   }];
   let results = (outs AnyPipeState:$state);
   let assemblyFormat = "attr-dict `:` qualified(type($state))";
+  let hasVerifier = 1;
 }
 
 def MBarrier_PipeAdvanceOp : MBarrier_Op<"pipe.advance",
@@ -267,6 +273,7 @@ def MBarrier_PipeAdvanceOp : MBarrier_Op<"pipe.advance",
   let arguments = (ins AnyPipeState:$state, I32:$count);
   let results = (outs AnyPipeState:$result);
   let assemblyFormat = "$state `,` $count attr-dict `:` qualified(type($state))";
+  let hasVerifier = 1;
 }
 
 class MBarrier_PipeEnterOp<string mnemonic, Type state, Type slot>
@@ -284,8 +291,8 @@ def MBarrier_PipeAcquireOp : MBarrier_PipeEnterOp<"pipe.acquire", MBarrier_Produ
     state implies (`mbarrier.try_wait.parity` loop), and returns the slot
     and the next state. With `ready %r` (from `pipe.try_acquire` on the
     same state), the wait is skipped where `%r` is true. The slot must be
-    committed exactly once, with `pipe.commit`, in the same block. Takes a
-    producer state.
+    committed exactly once on every path, with `pipe.commit`. Takes a
+    producer state, which it uses up: take the next one.
 
     PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait).
 
@@ -303,8 +310,8 @@ def MBarrier_PipeWaitOp : MBarrier_PipeEnterOp<"pipe.wait", MBarrier_ConsumerSta
     Waits on the full barrier of the state's stage for the phase the state
     implies, and returns the slot and the next state. With `ready %r` (from
     `pipe.try_wait`), the wait is skipped where `%r` is true. The slot must
-    be released exactly once, with `pipe.release`, in the same block. Takes
-    a consumer state.
+    be released exactly once on every path, with `pipe.release`. Takes a
+    consumer state, which it uses up: take the next one.
 
     PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait).
 
@@ -320,6 +327,7 @@ class MBarrier_PipeTryOp<string mnemonic, Type state> : MBarrier_Op<mnemonic> {
   let arguments = (ins PipeRW:$pipe, state:$state);
   let results = (outs I1:$ready);
   let assemblyFormat = "$pipe `,` $state attr-dict `:` qualified(type($pipe))";
+  let hasVerifier = 1;
 }
 
 def MBarrier_PipeTryAcquireOp : MBarrier_PipeTryOp<"pipe.try_acquire", MBarrier_ProducerState> {
@@ -459,6 +467,7 @@ def MBarrier_PipeStageOp : MBarrier_Op<"pipe.stage", [Pure]> {
   let arguments = (ins AnySlot:$slot);
   let results = (outs Index:$stage);
   let assemblyFormat = "$slot attr-dict `:` qualified(type($slot))";
+  let hasVerifier = 1;
 }
 
 def MBarrier_PipeFullPtrOp : MBarrier_Op<"pipe.full_ptr", [Pure]> {

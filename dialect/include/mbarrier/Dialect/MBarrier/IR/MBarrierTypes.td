@@ -8,7 +8,9 @@ class MBarrier_Type<string name, string typeMnemonic>
     : TypeDef<MBarrier_Dialect, name> {
   let mnemonic = typeMnemonic;
   let parameters = (ins "unsigned":$depth);
-  let assemblyFormat = "`<` $depth `>`";
+  // `<` N `>`, N parsed as written (signed, 64-bit) and checked before it is
+  // narrowed, so that a negative or huge count is reported as written.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 
