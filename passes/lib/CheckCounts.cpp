@@ -217,31 +217,13 @@ bool Counter::closedWorld(Value root) {
   return true;
 }
 
-/// Whether `v` may differ between the threads or CTAs that compute it (its
-/// definition reads a thread, lane or CTA id, or elect.sync).
-bool threadDependent(Value v, unsigned depth = 0) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 32)
-    return false; // a block argument: uniform unless a loop carries ids
-  StringRef name = def->getName().getStringRef();
-  if (name == "gpu.thread_id" || name == "gpu.lane_id" ||
-      name == "gpu.cluster_block_id" || name == "nvvm.elect.sync" ||
-      name.starts_with("nvvm.read.ptx.sreg.tid") ||
-      name == "nvvm.read.ptx.sreg.laneid" ||
-      name.starts_with("nvvm.read.ptx.sreg.cluster.cta"))
-    return true;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return threadDependent(operand, depth + 1);
-  });
-}
-
 std::optional<PerRank> Counter::perRank(const Event &e) {
   const ExecSet &set = model.execSet(e.op);
   if (!set)
     return std::nullopt;
   // The counts are per barrier: an index that differs between the threads
   // (a barrier per warp, say) names several barriers at once.
-  if (!e.key.constIndex && threadDependent(e.key.index))
+  if (!e.key.constIndex && model.dependsOnPoint(e.key.index))
     return std::nullopt;
   int64_t ranks = model.ranks();
   PerRank result(ranks, 0);

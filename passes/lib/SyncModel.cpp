@@ -49,7 +49,20 @@ unsigned widthOf(Type type) {
 
 /// Guards the recursion of `eval` against pathological IR.
 constexpr unsigned kMaxDepth = 48;
-thread_local unsigned evalDepth = 0;
+/// Bounds the evaluations of one function: with the memo each op is
+/// evaluated at most once per point, so this is 4096 ops at each of the
+/// 16,384 points of the largest launch; beyond it a value is unknown.
+constexpr uint64_t kMaxEvalWork = uint64_t(1) << 26;
+
+/// Ops whose value differs between the (rank, thread) points.
+bool readsPoint(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name == "gpu.thread_id" || name == "gpu.lane_id" ||
+         name == "gpu.cluster_block_id" || name == "nvvm.elect.sync" ||
+         name.starts_with("nvvm.read.ptx.sreg.tid") ||
+         name == "nvvm.read.ptx.sreg.laneid" ||
+         name.starts_with("nvvm.read.ptx.sreg.cluster.cta");
+}
 } // namespace
 
 SPMDModel::SPMDModel(FunctionOpInterface fn) : fn(fn), root(fn) {
@@ -86,17 +99,52 @@ std::optional<int64_t> SPMDModel::evalInt(Value v, Point p) {
   return value->getSExtValue();
 }
 
+bool SPMDModel::dependsOnPoint(Value v) {
+  Operation *def = v ? v.getDefiningOp() : nullptr;
+  if (!def)
+    return false;
+  if (auto it = pointDependent.find(v); it != pointDependent.end())
+    return it->second;
+  if (dependDepth > kMaxDepth) {
+    ++dependCutShort; // unknown: dependent, and not kept
+    return true;
+  }
+  uint64_t cutBefore = dependCutShort;
+  bool result = readsPoint(def);
+  ++dependDepth;
+  for (Value operand : def->getOperands())
+    if (!result && dependsOnPoint(operand))
+      result = true; // the walk stops at the first `true`: linear
+  --dependDepth;
+  if (dependCutShort == cutBefore)
+    pointDependent[v] = result;
+  return result;
+}
+
 std::optional<APInt> SPMDModel::eval(Value v, Point p) {
   if (!v || numThreads == 0 || widthOf(v.getType()) == 0)
     return std::nullopt;
   Operation *op = v.getDefiningOp();
-  if (!op || evalDepth > kMaxDepth)
+  if (!op)
     return std::nullopt;
+  size_t at = bit(p);
+  bool dependent = dependsOnPoint(v);
+  if (auto it = memo.find(v);
+      it != memo.end() && (!dependent || it->second.bit == at))
+    return it->second.value;
+  if (evalDepth > kMaxDepth || evalWork >= kMaxEvalWork) {
+    ++cutShort;
+    return std::nullopt;
+  }
+  uint64_t cutBefore = cutShort;
   ++evalDepth;
+  ++evalWork;
   std::optional<APInt> result = evalOp(op, v, p);
   --evalDepth;
   if (result && result->getBitWidth() != widthOf(v.getType()))
-    return std::nullopt;
+    result = std::nullopt;
+  if (cutShort == cutBefore)
+    memo[v] = Memo{at, result};
   return result;
 }
 
@@ -309,9 +357,13 @@ Value checksync::rootOf(Value barriers) {
 }
 
 /// [lo, hi) of the values `v` can take, where its definition bounds it.
-static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
-                                                          unsigned depth = 0) {
-  if (!v || depth > 16)
+/// `work` bounds the ops looked at (a sum of sums shares its operands).
+static std::optional<std::pair<int64_t, int64_t>>
+rangeOf(Value v, unsigned depth = 0, unsigned *work = nullptr) {
+  unsigned ops = 0;
+  if (!work)
+    work = &ops;
+  if (!v || depth > 16 || ++*work > 64)
     return std::nullopt;
   if (std::optional<int64_t> c = constantOf(v))
     return std::make_pair(*c, *c + 1);
@@ -319,7 +371,7 @@ static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
   if (!def)
     return std::nullopt;
   if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(def)) {
-    auto r = rangeOf(def->getOperand(0), depth + 1);
+    auto r = rangeOf(def->getOperand(0), depth + 1, work);
     if (r && r->first >= 0)
       return r; // nonnegative: the cast keeps the values
     return std::nullopt;
@@ -332,8 +384,8 @@ static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
       if (std::optional<int64_t> c = constantOf(operand); c && *c >= 0)
         return std::make_pair(int64_t(0), *c + 1);
   if (isa<arith::AddIOp>(def)) {
-    auto a = rangeOf(def->getOperand(0), depth + 1);
-    auto b = rangeOf(def->getOperand(1), depth + 1);
+    auto a = rangeOf(def->getOperand(0), depth + 1, work);
+    auto b = rangeOf(def->getOperand(1), depth + 1, work);
     if (a && b)
       return std::make_pair(a->first + b->first, a->second + b->second - 1);
   }

@@ -56,6 +56,10 @@ public:
   /// constants, thread/lane ids, CTA ranks and elect.sync.
   std::optional<llvm::APInt> eval(Value v, Point p);
   std::optional<int64_t> evalInt(Value v, Point p);
+  /// Whether `v` may differ between the points: its definition reads a
+  /// thread, lane or CTA id, or elect.sync (memoized; a block argument is
+  /// not, since eval does not see through it).
+  bool dependsOnPoint(Value v);
 
   /// The points that execute `op` (through the scf.if conditions around it),
   /// or none when a condition cannot be evaluated or the block size is
@@ -75,6 +79,23 @@ public:
 private:
   std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
   std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
+
+  /// Memo of eval, so that a value shared by several uses (`x + x`) is
+  /// computed once per point: values that do not depend on the point once
+  /// for all points, the others once per point (the entry of the last point
+  /// that computed them). A result cut short by the depth or work bound is
+  /// not kept.
+  struct Memo {
+    size_t bit; // the point; ignored for point-independent values
+    std::optional<llvm::APInt> value;
+  };
+  llvm::DenseMap<Value, Memo> memo;
+  llvm::DenseMap<Value, bool> pointDependent;
+  unsigned evalDepth = 0;
+  uint64_t evalWork = 0; // evalOp calls, bounded by kMaxEvalWork
+  uint64_t cutShort = 0; // results cut short by a bound
+  unsigned dependDepth = 0;
+  uint64_t dependCutShort = 0;
 
   FunctionOpInterface fn;
   int64_t block[3] = {0, 0, 0};
