@@ -29,8 +29,11 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   pipes.features = options.features;
   pm.addPass(createMBarrierLowerPipes(pipes));
   // The synchronization checker next, on the barriers as the user wrote them.
-  if (options.checkSync)
-    pm.addPass(createMBarrierCheckSync());
+  if (options.checkSync) {
+    MBarrierCheckSyncOptions check;
+    check.strict = options.checkSyncStrict;
+    pm.addPass(createMBarrierCheckSync(check));
+  }
   // Then the merge: it reads the pipeline's chip/features for modules without
   // a target, and its relaxed arrivals then raise the PTX version that
   // mbarrier-attach-target derives.
@@ -78,6 +81,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
     options.checkSync = checkSync;
+    options.checkSyncStrict = checkSyncStrict;
     options.mergeReleaseFences = mergeReleaseFences;
     return options;
   }
@@ -101,6 +105,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Run mbarrier-check-sync first (errors stop the "
                      "pipeline, warnings are reported)"),
       llvm::cl::init(MBarrierToPTXOptions().checkSync)};
+  Option<bool> checkSyncStrict{
+      *this, "check-sync-strict",
+      llvm::cl::desc("mbarrier-check-sync{strict=true}: its warnings are "
+                     "errors too"),
+      llvm::cl::init(MBarrierToPTXOptions().checkSyncStrict)};
   Option<bool> mergeReleaseFences{
       *this, "merge-release-fences",
       llvm::cl::desc("At O >= 1, run mbarrier-merge-release-fences: one "

@@ -146,7 +146,10 @@ bool isClusterArrive(Operation *op, bool *relaxed = nullptr);
 bool isClusterWait(Operation *op);
 
 /// Reports of the checker, one per op and message, emitted at the end so
-/// that a loop walked twice reports once (the last walk wins).
+/// that a loop walked twice reports once (the last walk wins), and once per
+/// source location and slot: the barrier ops that one pipe op (or one line
+/// of lang code) becomes share its location, and would otherwise repeat the
+/// same diagnostic (the most severe, first, is kept).
 class Reporter {
 public:
   enum class Severity { Warning, Error };
@@ -166,14 +169,19 @@ public:
     std::string &text;
   };
   Message report(Operation *op, Severity severity, unsigned slot = 0);
+  /// A note of the report of (`op`, `slot`), at `loc` (e.g. the init that a
+  /// use races with); dropped with its report.
+  void note(Operation *op, unsigned slot, Location loc, const Twine &text);
   void clear(Operation *op, unsigned slot = 0);
-  /// Emits every report; returns whether any is an error.
-  bool emit();
+  /// Emits every report (`strict`: warnings as errors); returns whether any
+  /// is an error.
+  bool emit(bool strict = false);
 
 private:
   struct Entry {
     Severity severity;
     std::string message;
+    SmallVector<std::pair<Location, std::string>> notes;
   };
   std::map<std::pair<Operation *, unsigned>, Entry> entries; // stable references
   std::vector<std::pair<Operation *, unsigned>> order;
@@ -182,10 +190,16 @@ private:
 /// Whether `op` is an scf.for with constant bounds that runs at least once.
 bool runsAtLeastOnce(Operation *op);
 
+/// The points that execute `op` and, for an arrival with `if %pred`, where
+/// the predicate holds; none where unknown.
+ExecSet actingPoints(Operation *op, SPMDModel &model);
+
 /// The analyses, one per class family (docs/checker.md).
 void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkCounts(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkInit(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkRanks(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 
 //===----------------------------------------------------------------------===//
 // FlowWalker: program order over structured control flow

@@ -26,7 +26,20 @@ EMITS = ("nvvm", "llvm", "ptx", "cubin")
 
 
 class CompileError(RuntimeError):
-    """Compilation failed; the message carries the located diagnostics."""
+    """Compilation failed; the message carries the located diagnostics.
+
+    ``warnings`` holds the synchronization checker's warnings of the stage
+    that failed (``"file:line:col: warning: message"``): an error does not
+    drop them, and ``str()`` prints them after the error. ``message`` is the
+    error alone."""
+
+    def __init__(self, message: str, warnings: Sequence[str] = ()):
+        super().__init__(message)
+        self.message = message
+        self.warnings = list(warnings)
+
+    def __str__(self) -> str:
+        return "\n".join([self.message, *self.warnings])
 
 
 class SyncCheckWarning(UserWarning):
@@ -181,13 +194,15 @@ class CompiledKernel:
 
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
-                      check_sync: bool = True) -> str:
+                      check_sync: bool = True, strict: bool = False) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
     (chip sm_90, the lowest PTX version the chip and the ops need, the
-    synchronization checker on) live in the C++ pipeline, once."""
+    synchronization checker on, not strict) live in the C++ pipeline, once."""
     options = [f"O={opt_level}"]
     if not check_sync:
         options.append("check-sync=false")
+    if strict:
+        options.append("check-sync-strict=true")
     for name, value in (("chip", chip), ("features", features)):
         if value is None:
             continue
@@ -242,7 +257,8 @@ def _run(module: ir.Module, pipeline: str, warnings: list[str] | None = None) ->
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:
-        raise CompileError(str(e)) from None
+        # The warnings reported before the error stay with it.
+        raise CompileError(str(e), warnings or ()) from None
     finally:
         handler.detach()
 
@@ -350,6 +366,7 @@ def compile(
     opt_level: int = 3,
     emit: str = "cubin",
     check_sync: bool = True,
+    strict: bool = False,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -367,7 +384,8 @@ def compile(
     ``check_sync`` (default True) runs the synchronization checker
     (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
     CompileError, its warnings are kept in ``.warnings`` and issued as
-    ``SyncCheckWarning``.
+    ``SyncCheckWarning`` (with an error, in the CompileError's
+    ``.warnings``). ``strict`` (default False) makes its warnings errors.
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
@@ -375,7 +393,9 @@ def compile(
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     if not isinstance(check_sync, bool):
         raise TypeError(f"check_sync must be a bool, got {type(check_sync).__name__}")
-    options = _pipeline_options(chip, features, opt_level, check_sync)
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
+    options = _pipeline_options(chip, features, opt_level, check_sync, strict)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):
@@ -464,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
     parser.add_argument("--no-check-sync", dest="check_sync", action="store_false",
                         help="do not run the synchronization checker (mbarrier-check-sync)")
+    parser.add_argument("--check-sync-strict", dest="strict", action="store_true",
+                        help="the synchronization checker's warnings are errors")
     args = parser.parse_args(argv)
 
     if args.module is not None and args.emit in ("nvvm", "llvm"):
@@ -490,9 +512,11 @@ def main(argv: list[str] | None = None) -> int:
             result = compile(source, args.chip, features=args.features,
                              opt_level=args.opt_level,
                              emit="ptx" if args.emit == "cubin" else args.emit,
-                             check_sync=args.check_sync)
+                             check_sync=args.check_sync, strict=args.strict)
     except CompileError as e:
-        return _error(str(e))
+        for message in e.warnings:      # the warnings first, then the error
+            print(message, file=sys.stderr)
+        return _error(e.message)
     for message in result.warnings:
         print(message, file=sys.stderr)
 

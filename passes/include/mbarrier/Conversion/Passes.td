@@ -166,8 +166,10 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     cannot decide:
 
     1. init not made visible (fence_init + cluster barrier) before a remote
-       arrival or multicast copy;
-    2. a CTA that may exit while peers still arrive on its barriers;
+       arrival or multicast copy, or (a CTA barrier) before other threads
+       of the CTA use the barrier;
+    2. a CTA that may exit while peers still arrive on its barriers or
+       access its shared memory;
     3. more arrivals per phase than the init count;
     4. fewer arrivals than the init count (the phase never completes);
     5. a loop that waits on the same parity in every trip;
@@ -176,11 +178,18 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     7. memory order too weak for a cross-CTA hand-off (cta-scope waits or
        arrivals on a barrier that other CTAs arrive on; a relaxed remote
        arrival after stores with no fence);
-    8. a barrier used after `inval`, or initialized again while live.
+    8. a barrier used after `inval` or never initialized, initialized
+       again while live, or initialized by several threads;
+    9. a cluster-form arrival whose computed target rank leaves the
+       cluster.
 
     The assumptions and what the analysis cannot see: docs/checker.md.
-    It changes nothing; errors fail the pass.
+    It changes nothing; errors fail the pass (with `strict`, warnings too).
   }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Report warnings as errors: any report fails the pass">,
+  ];
 }
 
 #endif // MBARRIER_CONVERSION_PASSES_TD
