@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-check-sync", dest="check_sync", action="store_false",
                         help="do not run the synchronization checker, mbarrier-check-sync "
                         "(default: it runs first)")
+    parser.add_argument("--check-sync-strict", dest="strict", action="store_true",
+                        help="the synchronization checker's warnings are errors (default: off)")
     parser.add_argument("--version", action=_VersionAction,
                         help="print the versions of mbarrier-dialect, MLIR/LLVM and ptxas")
     return parser
@@ -115,12 +117,14 @@ def main(argv: list[str] | None = None) -> int:
             result = compile(source, args.chip, features=args.features,
                              opt_level=args.opt_level,
                              emit="ptx" if args.emit == "cubin" else args.emit,
-                             check_sync=args.check_sync)
+                             check_sync=args.check_sync, strict=args.strict)
     except CompileError as e:
+        for message in e.warnings:      # the warnings first, then the error
+            print(message, file=sys.stderr)
         if e.diagnostics:  # already file:line:col: error: message
-            print(e, file=sys.stderr)
+            print(e.message, file=sys.stderr)
             return 1
-        return _error(str(e))
+        return _error(e.message)
     for message in result.warnings:
         print(message, file=sys.stderr)
 

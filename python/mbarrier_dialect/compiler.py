@@ -32,11 +32,22 @@ class CompileError(RuntimeError):
     its diagnostics as compilers print them, one per line
     (``file:line:col: error: message``, each note on a line of its own,
     each distinct diagnostic once), and ``diagnostics`` lists them (one
-    entry per error with its notes); otherwise ``diagnostics`` is empty."""
+    entry per error with its notes); otherwise ``diagnostics`` is empty.
 
-    def __init__(self, message: str, diagnostics: Sequence[str] = ()):
+    ``warnings`` holds the synchronization checker's warnings of the stage
+    that failed (``"file:line:col: warning: message"``): an error does not
+    drop them, and ``str()`` prints them after the error. ``message`` is the
+    error alone."""
+
+    def __init__(self, message: str, diagnostics: Sequence[str] = (),
+                 warnings: Sequence[str] = ()):
         super().__init__(message)
+        self.message = message
         self.diagnostics = list(diagnostics)
+        self.warnings = list(warnings)
+
+    def __str__(self) -> str:
+        return "\n".join([self.message, *self.warnings])
 
 
 class SyncCheckWarning(UserWarning):
@@ -135,13 +146,15 @@ class CompiledKernel:
 
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
-                      check_sync: bool = True) -> str:
+                      check_sync: bool = True, strict: bool = False) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
     (chip sm_90, the lowest PTX version the chip and the ops need, the
-    synchronization checker on) live in the C++ pipeline, once."""
+    synchronization checker on, not strict) live in the C++ pipeline, once."""
     options = [f"O={opt_level}"]
     if not check_sync:
         options.append("check-sync=false")
+    if strict:
+        options.append("check-sync-strict=true")
     for name, value in (("chip", chip), ("features", features)):
         if value is None:
             continue
@@ -188,11 +201,11 @@ def _unique(texts) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-def _compile_error(error: ir.MLIRError) -> CompileError:
+def _compile_error(error: ir.MLIRError, warnings=()) -> CompileError:
     diagnostics = _unique(_diagnostic_text(d) for d in error.error_diagnostics)
     if not diagnostics:  # a failure without a diagnostic: MLIR's own words
-        return CompileError(str(error))
-    return CompileError("\n".join(diagnostics), diagnostics)
+        return CompileError(str(error), warnings=warnings)
+    return CompileError("\n".join(diagnostics), diagnostics, warnings)
 
 
 def _run(module, pipeline: str, warnings: list[str] | None = None) -> None:
@@ -215,7 +228,8 @@ def _run(module, pipeline: str, warnings: list[str] | None = None) -> None:
     try:
         pm.run(module.operation)
     except ir.MLIRError as e:
-        raise _compile_error(e) from None
+        # The warnings reported before the error stay with it.
+        raise _compile_error(e, warnings or ()) from None
     finally:
         handler.detach()
 
@@ -308,6 +322,7 @@ def compile(
     opt_level: int = 3,
     emit: str = "cubin",
     check_sync: bool = True,
+    strict: bool = False,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -333,7 +348,8 @@ def compile(
     ``check_sync`` (default True) runs the synchronization checker
     (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
     CompileError, its warnings are kept in ``.warnings`` and issued as
-    ``SyncCheckWarning``.
+    ``SyncCheckWarning`` (with an error, in the CompileError's
+    ``.warnings``). ``strict`` (default False) makes its warnings errors.
 
     Errors and warnings read as compilers print them:
     ``file:line:col: error: message``, notes located on lines of their own,
@@ -345,7 +361,9 @@ def compile(
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     if not isinstance(check_sync, bool):
         raise TypeError(f"check_sync must be a bool, got {type(check_sync).__name__}")
-    options = _pipeline_options(chip, features, opt_level, check_sync)
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
+    options = _pipeline_options(chip, features, opt_level, check_sync, strict)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):

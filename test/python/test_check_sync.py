@@ -104,8 +104,13 @@ gpu.module @m {
   gpu.func @k(%flag: i1) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
     %g = mbarrier.alloc : !mbarrier.group<1>
-    mbarrier.init %g[%c0], %c32 : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %c32 : !mbarrier.group<1>
+    }
+    nvvm.barrier0
     scf.if %flag {
       mbarrier.inval %g[%c0] : !mbarrier.group<1>
     }
@@ -143,7 +148,7 @@ def test_cli_prints_warnings_and_can_turn_the_checker_off(tmp_path):
     proc = subprocess.run([*cli, str(src), "--emit", "ptx", "-o", str(tmp_path / "k.ptx")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert f"{src}:11:5: warning: may use a barrier after mbarrier.inval" in proc.stderr
+    assert f"{src}:16:5: warning: may use a barrier after mbarrier.inval" in proc.stderr
     bad = tmp_path / "bad.mlir"
     bad.write_text(ERROR_KERNEL)
     proc = subprocess.run([*cli, str(bad), "--emit", "ptx"], capture_output=True, text=True)
@@ -181,3 +186,112 @@ def test_the_buggy_manifest_builds_with_the_checker_off(tmp_path):
     for entry in written["kernels"]:
         assert (tmp_path / entry["cubin"]).read_bytes()[:4] == b"\x7fELF"
         assert entry["timeout_s"] <= 30
+
+
+# An error does not drop the warnings reported with it (repro s2j): the
+# CompileError carries them and prints them after the error; mbarrier-compile
+# prints them on stderr before the error.
+WARN_AND_ERROR_KERNEL = """
+gpu.module @m {
+  gpu.func @k(%flag: i1) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %g = mbarrier.alloc : !mbarrier.group<2>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %one : !mbarrier.group<2>
+      mbarrier.init %g[%c1], %c32 : !mbarrier.group<2>
+    }
+    nvvm.barrier0
+    scf.if %flag {
+      mbarrier.inval %g[%c1] : !mbarrier.group<2>
+    }
+    mbarrier.arrive %g[%c1] : !mbarrier.group<2>
+    mbarrier.arrive %g[%c0] : !mbarrier.group<2>
+    mbarrier.wait %g[%c0], %zero : !mbarrier.group<2>
+    gpu.return
+  }
+}
+"""
+
+
+def test_an_error_keeps_the_warnings():
+    with pytest.raises(CompileError) as err:
+        compile(WARN_AND_ERROR_KERNEL, emit="nvvm")
+    e = err.value
+    assert "arrives 32 times on a barrier initialized with arrival count 1" in e.message
+    assert len(e.warnings) == 1, e.warnings
+    assert ":20:5: warning: may use a barrier after mbarrier.inval" in e.warnings[0]
+    assert "may use a barrier after mbarrier.inval" not in e.message
+    text = str(e)
+    assert text.index("arrives 32 times") < text.index("warning: may use a barrier after")
+
+
+def test_cli_prints_the_warnings_before_the_error(tmp_path):
+    src = tmp_path / "k.mlir"
+    src.write_text(WARN_AND_ERROR_KERNEL)
+    proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", str(src),
+                           "--emit", "ptx"], capture_output=True, text=True)
+    assert proc.returncode == 1
+    warning = proc.stderr.index(f"{src}:20:5: warning: may use a barrier after mbarrier.inval")
+    error = proc.stderr.index("mbarrier-compile: error:")
+    assert warning < error, proc.stderr
+    assert "arrives 32 times" in proc.stderr[error:]
+    assert proc.stderr.count("may use a barrier after mbarrier.inval") == 1
+
+
+def test_strict_makes_the_warnings_errors(tmp_path):
+    with pytest.raises(CompileError, match="error: .*may use a barrier after mbarrier.inval"):
+        compile(WARNING_KERNEL, emit="nvvm", strict=True)
+    with pytest.warns(SyncCheckWarning, match="may use a barrier after mbarrier.inval"):
+        assert compile(WARNING_KERNEL, emit="nvvm", strict=False).warnings
+    with pytest.raises(TypeError, match="strict must be a bool"):
+        compile(WARNING_KERNEL, strict=1)
+    src = tmp_path / "k.mlir"
+    src.write_text(WARNING_KERNEL)
+    cli = [sys.executable, "-m", "mbarrier_dialect.compiler", str(src), "--emit", "ptx",
+           "-o", str(tmp_path / "k.ptx")]
+    proc = subprocess.run([*cli, "--check-sync-strict"], capture_output=True, text=True)
+    assert proc.returncode == 1 and "may use a barrier after mbarrier.inval" in proc.stderr
+    assert subprocess.run(cli, capture_output=True, text=True).returncode == 0
+
+
+# Forgetting k.prologue() entirely (repro of issue 20): the barriers are used
+# and never initialized, an error; also for a multicast pipe.
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_a_lang_pipeline_without_its_prologue_is_refused(cluster, monkeypatch):
+    import importlib.util
+    from mbarrier_dialect.lang import Kernel
+    spec = importlib.util.spec_from_file_location(
+        "tma_pipeline", os.path.join(ROOT, "examples", "tma_pipeline.py"))
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert _silent(example.build(cluster, depth=2, warps=1, tiles=4)) == []
+    monkeypatch.setattr(Kernel, "prologue", lambda self, *args, **kwargs: None)
+    kernel = example.build(cluster, depth=2, warps=1, tiles=4)
+    assert "mbarrier.pipe.init" not in str(kernel.module)
+    with pytest.raises(CompileError, match="a group that is never initialized"):
+        kernel.compile(emit="nvvm")
+
+
+def test_a_lang_barrier_without_its_prologue_is_refused():
+    from mbarrier_dialect.lang import Kernel, MBarrier
+
+    def build(prologue):
+        with Kernel("k", block=64) as k:
+            pool = k.smem_pool()
+            bar = MBarrier(pool, 1)
+            pool.commit()
+            if prologue:
+                k.prologue({bar: 64})
+            bar.arrive(0)
+            bar.wait(0, 0)
+        return k
+
+    assert _silent(build(True)) == []
+    with pytest.raises(CompileError, match="uses barrier 0 of a group that is never initialized"):
+        build(False).compile(emit="nvvm")

@@ -37,8 +37,11 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   // Pipelines become mbarrier ops, so that everything after sees them.
   pm.addPass(createMBarrierLowerPipes());
   // The synchronization checker next, on the barriers as the user wrote them.
-  if (options.checkSync)
-    pm.addPass(createMBarrierCheckSync());
+  if (options.checkSync) {
+    MBarrierCheckSyncOptions check;
+    check.strict = options.checkSyncStrict;
+    pm.addPass(createMBarrierCheckSync(check));
+  }
   // Then the merge, before the lowering that reads the merged arrivals.
   if (options.optLevel >= 1 && options.mergeReleaseFences)
     pm.addPass(createMBarrierMergeReleaseFences());
@@ -75,6 +78,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.features = features;
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
     options.checkSync = checkSync;
+    options.checkSyncStrict = checkSyncStrict;
     options.mergeReleaseFences = mergeReleaseFences;
     return options;
   }
@@ -98,6 +102,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Run mbarrier-check-sync first (errors stop the "
                      "pipeline, warnings are reported)"),
       llvm::cl::init(MBarrierToPTXOptions().checkSync)};
+  Option<bool> checkSyncStrict{
+      *this, "check-sync-strict",
+      llvm::cl::desc("mbarrier-check-sync{strict=true}: its warnings are "
+                     "errors too"),
+      llvm::cl::init(MBarrierToPTXOptions().checkSyncStrict)};
   Option<bool> mergeReleaseFences{
       *this, "merge-release-fences",
       llvm::cl::desc("At O >= 1, run mbarrier-merge-release-fences: one "

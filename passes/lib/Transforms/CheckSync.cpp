@@ -3,7 +3,9 @@
 // The driver: one SPMD model per function that uses mbarrier ops (on a copy
 // with its callees' bodies in place of the calls, SyncCallees.cpp), then the
 // analyses of each class family (CheckLifetime.cpp: classes 1, 2, 8;
-// CheckCounts.cpp: 3, 4, 5, 6; CheckMemoryOrder.cpp: 7). Reports are
+// CheckCounts.cpp: 3, 4, 5, 6; CheckMemoryOrder.cpp: 7; CheckInit.cpp:
+// barriers never initialized or initialized out of order, classes 8 and 1;
+// CheckRanks.cpp: ranks outside the cluster, class 9). Reports are
 // emitted once per op at the end; any error fails the pass. The classes,
 // the model and its limits: docs/checker.md.
 //
@@ -30,8 +32,11 @@ struct MBarrierCheckSyncPass
     getOperation()->walk([&](FunctionOpInterface fn) {
       if (fn.isExternal())
         return;
+      // A kernel with DSMEM accesses and no barrier op still needs its
+      // final cluster barrier (class 2).
       bool usesBarriers = fn->walk([](Operation *op) {
-                              return isa<MBarrierDialect>(op->getDialect())
+                              return isa<MBarrierDialect>(op->getDialect()) ||
+                                             isRemoteMemoryAccess(op)
                                          ? WalkResult::interrupt()
                                          : WalkResult::advance();
                             }).wasInterrupted();
@@ -47,7 +52,9 @@ struct MBarrierCheckSyncPass
       checkLifetime(target, model, out);
       checkCounts(target, model, out);
       checkMemoryOrder(target, model, out);
-      failed |= out.emit();
+      checkInit(target, model, out);
+      checkRanks(target, model, out);
+      failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();
     });

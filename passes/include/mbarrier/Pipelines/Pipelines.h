@@ -17,6 +17,8 @@ struct MBarrierToPTXOptions {
   unsigned optLevel = 3;
   /// Run mbarrier-check-sync at the start of stage 1.
   bool checkSync = true;
+  /// mbarrier-check-sync{strict}: its warnings are errors.
+  bool checkSyncStrict = false;
   /// At optLevel >= 1: mbarrier-merge-release-fences first.
   bool mergeReleaseFences = true;
 };

@@ -30,8 +30,12 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     8. a barrier used after `inval`, or initialized again while live.
 
     The assumptions and what the analysis cannot see: docs/checker.md.
-    It changes nothing; errors fail the pass.
+    It changes nothing; errors fail the pass (with `strict`, warnings too).
   }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Report warnings as errors: any report fails the pass">,
+  ];
 }
 
 #endif // MBARRIER_TRANSFORMS_PASSES_TD

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -449,13 +450,31 @@ bool atMostOneTrip(Operation *loop) {
          (*ub <= *lb || (!llvm::SubOverflow(*ub, *lb, span) && span <= *step));
 }
 
-/// Whether `v` is the same in every trip of `loop`.
-bool invariantIn(Value v, Operation *loop) {
+/// Whether `v` is the same in every trip of `loop`: defined outside it, or
+/// computed in it by ops without side effects from such values (not from the
+/// induction variable, an iter_arg or any other block argument inside the
+/// loop). `work` bounds the ops looked at (a value unknown past it is not
+/// invariant).
+bool invariantIn(Value v, Operation *loop, unsigned *work = nullptr) {
+  unsigned ops = 0;
+  if (!work)
+    work = &ops;
   if (constantOf(v))
     return true;
   if (auto arg = dyn_cast<BlockArgument>(v))
     return !loop->isAncestor(arg.getOwner()->getParentOp());
-  return !loop->isAncestor(v.getDefiningOp());
+  Operation *def = v.getDefiningOp();
+  if (!loop->isAncestor(def))
+    return true;
+  // A clock or an elected lane can change from trip to trip.
+  StringRef name = def->getName().getStringRef();
+  if (++*work > 64 || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+      name.contains("clock") || name.contains("timer") ||
+      name == "nvvm.elect.sync")
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return invariantIn(operand, loop, work);
+  });
 }
 
 void Counter::checkParity() {

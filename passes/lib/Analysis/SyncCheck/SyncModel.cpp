@@ -51,7 +51,20 @@ unsigned widthOf(Type type) {
 
 /// Guards the recursion of `eval` against pathological IR.
 constexpr unsigned kMaxDepth = 48;
-thread_local unsigned evalDepth = 0;
+/// Bounds the evaluations of one function: with the memo each op is
+/// evaluated at most once per point, so this is 4096 ops at each of the
+/// 16,384 points of the largest launch; beyond it a value is unknown.
+constexpr uint64_t kMaxEvalWork = uint64_t(1) << 26;
+
+/// Ops whose value differs between the (rank, thread) points.
+bool readsPoint(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name == "gpu.thread_id" || name == "gpu.lane_id" ||
+         name == "gpu.cluster_block_id" || name == "nvvm.elect.sync" ||
+         name.starts_with("nvvm.read.ptx.sreg.tid") ||
+         name == "nvvm.read.ptx.sreg.laneid" ||
+         name.starts_with("nvvm.read.ptx.sreg.cluster.cta");
+}
 } // namespace
 
 SPMDModel::SPMDModel(FunctionOpInterface fn) : fn(fn), root(fn) {
@@ -88,17 +101,52 @@ std::optional<int64_t> SPMDModel::evalInt(Value v, Point p) {
   return value->getSExtValue();
 }
 
+bool SPMDModel::dependsOnPoint(Value v) {
+  Operation *def = v ? v.getDefiningOp() : nullptr;
+  if (!def)
+    return false;
+  if (auto it = pointDependent.find(v); it != pointDependent.end())
+    return it->second;
+  if (dependDepth > kMaxDepth) {
+    ++dependCutShort; // unknown: dependent, and not kept
+    return true;
+  }
+  uint64_t cutBefore = dependCutShort;
+  bool result = readsPoint(def);
+  ++dependDepth;
+  for (Value operand : def->getOperands())
+    if (!result && dependsOnPoint(operand))
+      result = true; // the walk stops at the first `true`: linear
+  --dependDepth;
+  if (dependCutShort == cutBefore)
+    pointDependent[v] = result;
+  return result;
+}
+
 std::optional<APInt> SPMDModel::eval(Value v, Point p) {
   if (!v || numThreads == 0 || widthOf(v.getType()) == 0)
     return std::nullopt;
   Operation *op = v.getDefiningOp();
-  if (!op || evalDepth > kMaxDepth)
+  if (!op)
     return std::nullopt;
+  size_t at = bit(p);
+  bool dependent = dependsOnPoint(v);
+  if (auto it = memo.find(v);
+      it != memo.end() && (!dependent || it->second.bit == at))
+    return it->second.value;
+  if (evalDepth > kMaxDepth || evalWork >= kMaxEvalWork) {
+    ++cutShort;
+    return std::nullopt;
+  }
+  uint64_t cutBefore = cutShort;
   ++evalDepth;
+  ++evalWork;
   std::optional<APInt> result = evalOp(op, v, p);
   --evalDepth;
   if (result && result->getBitWidth() != widthOf(v.getType()))
-    return std::nullopt;
+    result = std::nullopt;
+  if (cutShort == cutBefore)
+    memo[v] = Memo{at, result};
   return result;
 }
 
@@ -315,9 +363,13 @@ Value checksync::rootOf(Value barriers) {
 }
 
 /// [lo, hi) of the values `v` can take, where its definition bounds it.
-static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
-                                                          unsigned depth = 0) {
-  if (!v || depth > 16)
+/// `work` bounds the ops looked at (a sum of sums shares its operands).
+static std::optional<std::pair<int64_t, int64_t>>
+rangeOf(Value v, unsigned depth = 0, unsigned *work = nullptr) {
+  unsigned ops = 0;
+  if (!work)
+    work = &ops;
+  if (!v || depth > 16 || ++*work > 64)
     return std::nullopt;
   if (std::optional<int64_t> c = constantOf(v))
     return std::make_pair(*c, *c + 1);
@@ -325,7 +377,7 @@ static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
   if (!def)
     return std::nullopt;
   if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(def)) {
-    auto r = rangeOf(def->getOperand(0), depth + 1);
+    auto r = rangeOf(def->getOperand(0), depth + 1, work);
     if (r && r->first >= 0)
       return r; // nonnegative: the cast keeps the values
     return std::nullopt;
@@ -338,8 +390,8 @@ static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
       if (std::optional<int64_t> c = constantOf(operand); c && *c >= 0)
         return std::make_pair(int64_t(0), *c + 1);
   if (isa<arith::AddIOp>(def)) {
-    auto a = rangeOf(def->getOperand(0), depth + 1);
-    auto b = rangeOf(def->getOperand(1), depth + 1);
+    auto a = rangeOf(def->getOperand(0), depth + 1, work);
+    auto b = rangeOf(def->getOperand(1), depth + 1, work);
     if (a && b)
       return std::make_pair(a->first + b->first, a->second + b->second - 1);
   }
@@ -452,6 +504,26 @@ bool checksync::runsAtLeastOnce(Operation *op) {
   return lb && ub && step && *step > 0 && *lb < *ub;
 }
 
+ExecSet checksync::actingPoints(Operation *op, SPMDModel &model) {
+  ExecSet set = model.execSet(op);
+  Value pred;
+  if (auto arrive = dyn_cast<ArriveOp>(op))
+    pred = arrive.getPred();
+  else if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
+    pred = arrive.getPred();
+  if (!set || !pred)
+    return set;
+  llvm::BitVector holds(set->size());
+  for (unsigned b : set->set_bits()) {
+    std::optional<int64_t> value = model.evalInt(pred, model.point(b));
+    if (!value)
+      return std::nullopt;
+    if (*value)
+      holds.set(b);
+  }
+  return holds;
+}
+
 bool checksync::isStructured(FunctionOpInterface fn) {
   if (fn.isExternal() || !fn.getFunctionBody().hasOneBlock())
     return false;
@@ -471,28 +543,58 @@ bool checksync::isStructured(FunctionOpInterface fn) {
 Reporter::Message Reporter::report(Operation *op, Severity severity,
                                    unsigned slot) {
   auto key = std::make_pair(op, slot);
-  auto [it, inserted] = entries.try_emplace(key, Entry{severity, ""});
+  auto [it, inserted] = entries.try_emplace(key, Entry{severity, "", {}});
   if (inserted)
     order.push_back(key);
-  it->second = Entry{severity, ""};
+  it->second = Entry{severity, "", {}};
   return Message(it->second.message);
+}
+
+void Reporter::note(Operation *op, unsigned slot, Location loc,
+                    const Twine &text) {
+  auto it = entries.find(std::make_pair(op, slot));
+  if (it != entries.end())
+    it->second.notes.push_back({loc, text.str()});
 }
 
 void Reporter::clear(Operation *op, unsigned slot) {
   entries.erase(std::make_pair(op, slot));
 }
 
-bool Reporter::emit() {
+bool Reporter::emit(bool strict) {
+  // The report kept per (location, slot): the first of the most severe. An
+  // unknown location stands for its op alone.
+  auto place = [](std::pair<Operation *, unsigned> key) {
+    Location loc = key.first->getLoc();
+    const void *where = isa<UnknownLoc>(loc)
+                            ? static_cast<const void *>(key.first)
+                            : loc.getAsOpaquePointer();
+    return std::make_pair(where, key.second);
+  };
+  std::map<std::pair<const void *, unsigned>, std::pair<Operation *, unsigned>>
+      kept;
+  for (auto key : order) {
+    auto it = entries.find(key);
+    if (it == entries.end())
+      continue;
+    auto [at, inserted] = kept.try_emplace(place(key), key);
+    if (!inserted && it->second.severity == Severity::Error &&
+        entries.at(at->second).severity == Severity::Warning)
+      at->second = key;
+  }
   bool error = false;
   for (auto key : order) {
     auto it = entries.find(key);
     if (it == entries.end())
       continue;
-    if (it->second.severity == Severity::Error) {
-      key.first->emitError() << it->second.message;
-      error = true;
-    } else {
-      key.first->emitWarning() << it->second.message;
+    if (kept.at(place(key)) == key) {
+      bool isError = strict || it->second.severity == Severity::Error;
+      InFlightDiagnostic diag = isError ? key.first->emitError()
+                                        : key.first->emitWarning();
+      diag << it->second.message;
+      for (auto &[loc, text] : it->second.notes)
+        diag.attachNote(loc) << text;
+      error |= isError;
     }
     entries.erase(it);
   }

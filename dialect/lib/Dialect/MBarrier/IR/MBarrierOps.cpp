@@ -73,9 +73,16 @@ static LogicalResult
 verifyShapeAttr(Operation *fn, StringRef name, ArrayRef<int64_t> maxDims,
                 int64_t maxSize, StringRef unit, StringRef limitNote,
                 function_ref<InFlightDiagnostic()> emitError) {
-  auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name);
-  if (!dims)
+  Attribute attr = fn->getAttr(name);
+  if (!attr)
     return success();
+  // Of another kind (array<i64: ...>, a string), every reader of the shape
+  // would skip it and see no launch shape at all.
+  auto dims = dyn_cast<DenseI32ArrayAttr>(attr);
+  if (!dims)
+    return emitError() << "'" << name
+                       << "' must be an i32 array (array<i32: x, y, z>), got "
+                       << attr;
   if (!shapeSize(dims, name))
     return emitError() << "'" << name
                        << (minDims(name) == 1

@@ -57,6 +57,10 @@ public:
   /// constants, thread/lane ids, CTA ranks and elect.sync.
   std::optional<llvm::APInt> eval(Value v, Point p);
   std::optional<int64_t> evalInt(Value v, Point p);
+  /// Whether `v` may differ between the points: its definition reads a
+  /// thread, lane or CTA id, or elect.sync (memoized; a block argument is
+  /// not, since eval does not see through it).
+  bool dependsOnPoint(Value v);
 
   /// The points that execute `op` (through the scf.if conditions around it),
   /// or none when a condition cannot be evaluated or the block size is
@@ -96,6 +100,23 @@ private:
   bool computeTargetsOwnCTA(Operation *op);
   std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
   std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
+
+  /// Memo of eval, so that a value shared by several uses (`x + x`) is
+  /// computed once per point: values that do not depend on the point once
+  /// for all points, the others once per point (the entry of the last point
+  /// that computed them). A result cut short by the depth or work bound is
+  /// not kept.
+  struct Memo {
+    size_t bit; // the point; ignored for point-independent values
+    std::optional<llvm::APInt> value;
+  };
+  llvm::DenseMap<Value, Memo> memo;
+  llvm::DenseMap<Value, bool> pointDependent;
+  unsigned evalDepth = 0;
+  uint64_t evalWork = 0; // evalOp calls, bounded by kMaxEvalWork
+  uint64_t cutShort = 0; // results cut short by a bound
+  unsigned dependDepth = 0;
+  uint64_t dependCutShort = 0;
 
   FunctionOpInterface fn;
   int64_t block[3] = {0, 0, 0};
@@ -159,7 +180,10 @@ bool isClusterArrive(Operation *op, bool *relaxed = nullptr);
 bool isClusterWait(Operation *op);
 
 /// Reports of the checker, one per op and message, emitted at the end so
-/// that a loop walked twice reports once (the last walk wins).
+/// that a loop walked twice reports once (the last walk wins), and once per
+/// source location and slot: the barrier ops that one pipe op (or one line
+/// of lang code) becomes share its location, and would otherwise repeat the
+/// same diagnostic (the most severe, first, is kept).
 class Reporter {
 public:
   enum class Severity { Warning, Error };
@@ -179,14 +203,19 @@ public:
     std::string &text;
   };
   Message report(Operation *op, Severity severity, unsigned slot = 0);
+  /// A note of the report of (`op`, `slot`), at `loc` (e.g. the init that a
+  /// use races with); dropped with its report.
+  void note(Operation *op, unsigned slot, Location loc, const Twine &text);
   void clear(Operation *op, unsigned slot = 0);
-  /// Emits every report; returns whether any is an error.
-  bool emit();
+  /// Emits every report (`strict`: warnings as errors); returns whether any
+  /// is an error.
+  bool emit(bool strict = false);
 
 private:
   struct Entry {
     Severity severity;
     std::string message;
+    SmallVector<std::pair<Location, std::string>> notes;
   };
   std::map<std::pair<Operation *, unsigned>, Entry> entries; // stable references
   std::vector<std::pair<Operation *, unsigned>> order;
@@ -204,11 +233,16 @@ Operation *inlineCallees(FunctionOpInterface fn);
 /// `inlineCallees` left): it may synchronize, and what it is passed may be
 /// arrived on, initialized or invalidated.
 bool isOpaqueCall(Operation *op);
+/// The points that execute `op` and, for an arrival with `if %pred`, where
+/// the predicate holds; none where unknown.
+ExecSet actingPoints(Operation *op, SPMDModel &model);
 
 /// The analyses, one per class family (docs/checker.md).
 void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkCounts(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkInit(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkRanks(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 
 //===----------------------------------------------------------------------===//
 // FlowWalker: program order over structured control flow
