@@ -182,13 +182,22 @@ class CompiledKernel:
 
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
-                      check_sync: bool = True) -> str:
+                      check_sync: bool = True, debug_waits: int = 0) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
     (chip sm_90, the lowest PTX version the chip and the ops need, the
-    synchronization checker on) live in the C++ pipeline, once."""
+    synchronization checker on, unbounded waits) live in the C++ pipeline,
+    once."""
     options = [f"O={opt_level}"]
     if not check_sync:
         options.append("check-sync=false")
+    if isinstance(debug_waits, bool) or not isinstance(debug_waits, int):
+        raise TypeError(f"debug_waits is a bound in nanoseconds (an int, 0 = off), got "
+                        f"{type(debug_waits).__name__}")
+    if not 0 <= debug_waits < 2**64:
+        raise ValueError(f"debug_waits is a bound in nanoseconds, 0 (off) to 2^64 - 1, got "
+                         f"{debug_waits}")
+    if debug_waits:
+        options.append(f"debug-waits={debug_waits}")
     for name, value in (("chip", chip), ("features", features)):
         if value is None:
             continue
@@ -332,6 +341,7 @@ def compile(
     opt_level: int = 3,
     emit: str = "cubin",
     check_sync: bool = True,
+    debug_waits: int = 0,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -350,6 +360,14 @@ def compile(
     (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
     CompileError, its warnings are kept in ``.warnings`` and issued as
     ``SyncCheckWarning``.
+
+    ``debug_waits`` (nanoseconds, default 0 = off) bounds every blocking
+    wait (``mbarrier.wait``, a pipe's wait, acquire and tail): a wait whose
+    phase has not completed that long after its first failed try_wait
+    prints one line per stuck warp (where, on which barrier and parity, CTA
+    and warp) and traps, so the launch fails instead of hanging
+    (docs/design.md, "Debugging a hang"). Off, the PTX is the same as
+    without the argument.
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
@@ -357,7 +375,7 @@ def compile(
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     if not isinstance(check_sync, bool):
         raise TypeError(f"check_sync must be a bool, got {type(check_sync).__name__}")
-    options = _pipeline_options(chip, features, opt_level, check_sync)
+    options = _pipeline_options(chip, features, opt_level, check_sync, debug_waits)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):
@@ -425,6 +443,17 @@ def _per_module_path(output: str, name: str, emit: str) -> str:
     return str(out.with_name(f"{stem}.{name}{ext}"))
 
 
+def _nanoseconds(text: str) -> int:
+    """--debug-waits' argument: a whole number of nanoseconds, 0 to 2^64 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of nanoseconds") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"{value} is not 0 (off) to 2^64 - 1 nanoseconds")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``mbarrier-compile`` command line; returns the exit status."""
     parser = argparse.ArgumentParser(
@@ -446,6 +475,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", dest="output", default="-", help="output file ('-' for stdout)")
     parser.add_argument("--no-check-sync", dest="check_sync", action="store_false",
                         help="do not run the synchronization checker (mbarrier-check-sync)")
+    parser.add_argument("--debug-waits", dest="debug_waits", type=_nanoseconds, default=0,
+                        metavar="NS",
+                        help="bound every blocking wait to NS nanoseconds: past it, the wait "
+                        "prints where it is stuck and traps (default 0: off)")
     args = parser.parse_args(argv)
 
     if args.module is not None and args.emit in ("nvvm", "llvm"):
@@ -472,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
             result = compile(source, args.chip, features=args.features,
                              opt_level=args.opt_level,
                              emit="ptx" if args.emit == "cubin" else args.emit,
-                             check_sync=args.check_sync)
+                             check_sync=args.check_sync, debug_waits=args.debug_waits)
     except CompileError as e:
         return _error(str(e))
     for message in result.warnings:

@@ -42,7 +42,9 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   // Then the merge, before the lowering that reads the merged arrivals.
   if (options.optLevel >= 1 && options.mergeReleaseFences)
     pm.addPass(createMBarrierMergeReleaseFences());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM());
+  ConvertMBarrierToNVVMOptions convert;
+  convert.debugWaits = options.debugWaits;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM(convert));
 }
 
 void mbarrier::buildGPUToLLVMStage(OpPassManager &pm) {
@@ -76,6 +78,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.optLevel = static_cast<unsigned>(static_cast<OptLevel>(optLevel));
     options.checkSync = checkSync;
     options.mergeReleaseFences = mergeReleaseFences;
+    options.debugWaits = debugWaits;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -104,6 +107,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                      "fence.release.cluster + .relaxed.cluster arrivals for "
                      "consecutive .release.cluster arrivals (PTX 8.6)"),
       llvm::cl::init(MBarrierToPTXOptions().mergeReleaseFences)};
+  Option<uint64_t> debugWaits{
+      *this, "debug-waits",
+      llvm::cl::desc("Bound in ns of every blocking wait: past it, the wait "
+                     "prints where it is stuck (file:line:col, barrier, "
+                     "parity, CTA, warp) and traps (0: off)"),
+      llvm::cl::init(MBarrierToPTXOptions().debugWaits)};
 };
 } // namespace
 
