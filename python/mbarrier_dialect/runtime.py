@@ -681,39 +681,45 @@ def _libc_flush() -> None:
 
 
 def synchronize_capturing_waits(stream=None) -> str:
-    """Synchronize the context (or `stream`) with file descriptor 1 sent to
-    a temporary file, so that what the device printed (the driver flushes
-    device printf at synchronization) is captured; the text is written on
-    to the real stdout as well and returned.  A failure with a timed-out
-    debug wait's line among that text raises :class:`WaitTimeoutError`;
-    any other failure the :class:`CudaError` as it is."""
+    """Synchronize the context (or `stream`) with file descriptors 1 and 2
+    sent to temporary files, so that what the device printed (the driver
+    flushes device printf to stdout at synchronization) is captured; the
+    text is written on to the real stdout and stderr as well, and stdout's
+    returned.  A failure with a timed-out debug wait's line in that text
+    raises :class:`WaitTimeoutError`; any other failure the
+    :class:`CudaError` as it is."""
     import os
     import sys
     import tempfile
 
     sys.stdout.flush()
+    sys.stderr.flush()
     _libc_flush()
-    saved = os.dup(1)
     error = None
-    with tempfile.TemporaryFile() as sink:
-        os.dup2(sink.fileno(), 1)
+    texts = {}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        saved = {fd: os.dup(fd) for fd in (1, 2)}
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
         try:
             _synchronize(stream)
         except CudaError as exc:
             error = exc
         finally:
             _libc_flush()
-            os.dup2(saved, 1)
-            os.close(saved)
-        sink.seek(0)
-        output = sink.read().decode("utf-8", errors="replace")
-    if output:
-        os.write(1, output.encode())
+            for fd, copy in saved.items():
+                os.dup2(copy, fd)
+                os.close(copy)
+        for fd, sink in ((1, out), (2, err)):
+            sink.seek(0)
+            texts[fd] = sink.read().decode("utf-8", errors="replace")
+            if texts[fd]:
+                os.write(fd, texts[fd].encode())
     if error is not None:
-        if DEBUG_WAIT_MARK in output:
-            raise WaitTimeoutError(error, output) from error
+        if DEBUG_WAIT_MARK in texts[1] + texts[2]:
+            raise WaitTimeoutError(error, texts[1] + texts[2]) from error
         raise error
-    return output
+    return texts[1]
 
 
 def launch_debug_waits(function, grid, block, args, cluster=None, shared_mem: int = 0,
