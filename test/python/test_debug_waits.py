@@ -136,3 +136,26 @@ def test_an_error_of_the_checker_still_stops_a_debug_build():
     with pytest.raises(CompileError, match="waits for a phase that never completes"):
         k.compile(debug_waits=1000)
     assert formats(k.compile(debug_waits=1000, check_sync=False).ptx)
+
+
+def test_a_hand_written_try_wait_loop_is_neither_checked_nor_bounded():
+    """The documented limit: the same under-arrival as above, waited on with
+    a loop around try_wait, gets no checker error and no bound."""
+    from mlir import ir
+    from mlir.dialects import scf
+
+    with Kernel("hand_loop", block=128) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        k.prologue({bar: 4})
+        with k.if_then(k.is_thread(0)):
+            bar.arrive(0)
+        loop = scf.WhileOp([], [])
+        with ir.InsertionPoint(loop.before.blocks.append()):
+            scf.ConditionOp(~bar.try_wait(0, 0), [])
+        with ir.InsertionPoint(loop.after.blocks.append()):
+            scf.YieldOp([])
+    compiled = k.compile(debug_waits=1000)
+    assert compiled.warnings == []
+    assert "mbarrier.try_wait" in compiled.ptx and not formats(compiled.ptx)
