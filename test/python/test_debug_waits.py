@@ -124,15 +124,22 @@ def test_off_is_the_ptx_without_the_option_for_every_suite_kernel():
     assert compiled >= 24
 
 
-def test_an_error_of_the_checker_still_stops_a_debug_build():
-    with Kernel("under_arrival", block=128) as k:
+def _under_arrival(name: str, wait) -> Kernel:
+    """b4's bug: a barrier of count 4 that only thread 0 arrives on, then
+    `wait(bar)` by every thread."""
+    with Kernel(name, block=128) as k:
         pool = k.smem_pool()
         bar = MBarrier(pool, 1)
         pool.commit()
         k.prologue({bar: 4})
         with k.if_then(k.is_thread(0)):
             bar.arrive(0)
-        bar.wait(0, 0)
+        wait(bar)
+    return k
+
+
+def test_an_error_of_the_checker_still_stops_a_debug_build():
+    k = _under_arrival("under_arrival", lambda bar: bar.wait(0, 0))
     with pytest.raises(CompileError, match="waits for a phase that never completes"):
         k.compile(debug_waits=1000)
     assert formats(k.compile(debug_waits=1000, check_sync=False).ptx)
@@ -144,18 +151,14 @@ def test_a_hand_written_try_wait_loop_is_neither_checked_nor_bounded():
     from mlir import ir
     from mlir.dialects import scf
 
-    with Kernel("hand_loop", block=128) as k:
-        pool = k.smem_pool()
-        bar = MBarrier(pool, 1)
-        pool.commit()
-        k.prologue({bar: 4})
-        with k.if_then(k.is_thread(0)):
-            bar.arrive(0)
+    def hand_loop(bar):
         loop = scf.WhileOp([], [])
         with ir.InsertionPoint(loop.before.blocks.append()):
             scf.ConditionOp(~bar.try_wait(0, 0), [])
         with ir.InsertionPoint(loop.after.blocks.append()):
             scf.YieldOp([])
+
+    k = _under_arrival("hand_loop", hand_loop)
     compiled = k.compile(debug_waits=1000)
     assert compiled.warnings == []
     assert "mbarrier.try_wait" in compiled.ptx and not formats(compiled.ptx)
