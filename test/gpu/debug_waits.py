@@ -24,8 +24,9 @@ OUT_DIR/hangs/manifest.json lists the hangs in run_manifest.py's format plus,
 per kernel, ``bound_ns`` and ``stuck_at`` (``file.py:LINE`` of each wait
 that may be the stuck one); each must fail its launch within the bound + 1 s
 with a line naming one of them. OUT_DIR/twins is a plain manifest of the
-twins (run_manifest.py and compute-sanitizer run it as it is); each must
-pass with debug waits on.
+twins (run_manifest.py runs it as it is); each must pass with debug waits
+on. OUT_DIR/twins-sanitize holds the same twins with a bound of 20 s, for
+compute-sanitizer (under which they run many times slower).
 """
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, cp_async_bulk, for_
                                    if_else, if_then)
 
 BOUND_NS = 200_000_000     # 200 ms
+# The twins under compute-sanitizer run many times slower: the same build
+# with a bound no instrumented wait of theirs comes near.
+SANITIZE_BOUND_NS = 20_000_000_000
 # The runner's own limit for one launch: far past bound + 1 s, so that a
 # kernel that still hangs is reported as HANG, not cut short.
 RUNNER_TIMEOUT_S = 20
@@ -191,21 +195,27 @@ def _with_debug_waits(case: manifest.Case, bound_ns: int, check_sync: bool) -> m
     return case
 
 
-def build(out_dir: str, bound_ns: int = BOUND_NS) -> dict:
-    """Write OUT_DIR/hangs and OUT_DIR/twins; returns both manifests."""
-    hangs, twins, stuck = [], [], {}
+def build(out_dir: str, bound_ns: int = BOUND_NS,
+          sanitize_bound_ns: int = SANITIZE_BOUND_NS) -> dict:
+    """Write OUT_DIR/hangs, OUT_DIR/twins and OUT_DIR/twins-sanitize (the
+    twins with `sanitize_bound_ns`); returns the three manifests."""
+    hangs, twins, slow, stuck, bounds = [], [], [], {}, {}
     for builder, functions, check_sync in HANGS:
         hang = _with_debug_waits(builder(False), bound_ns, check_sync)
         stuck[hang.kernel.name] = [line for f in functions for line in wait_lines(f)]
         hangs.append(hang)
         twins.append(_with_debug_waits(builder(True), bound_ns, check_sync))
-    written = {"hangs": manifest.write(hangs, os.path.join(out_dir, "hangs")),
-               "twins": manifest.write(twins, os.path.join(out_dir, "twins"))}
+        slow.append(_with_debug_waits(builder(True), sanitize_bound_ns, check_sync))
+    written = {}
+    for part, cases, bound in (("hangs", hangs, bound_ns), ("twins", twins, bound_ns),
+                               ("twins-sanitize", slow, sanitize_bound_ns)):
+        written[part] = manifest.write(cases, os.path.join(out_dir, part))
+        bounds[part] = bound
+    for part, data in written.items():
+        for entry in data["kernels"]:
+            entry["bound_ns"] = bounds[part]
     for entry in written["hangs"]["kernels"]:
-        entry["bound_ns"] = bound_ns
         entry["stuck_at"] = stuck[entry["name"]]
-    for entry in written["twins"]["kernels"]:
-        entry["bound_ns"] = bound_ns
     for part, data in written.items():
         with open(os.path.join(out_dir, part, "manifest.json"), "w") as f:
             json.dump(data, f, indent=1)
@@ -216,8 +226,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out_dir", nargs="?", default=os.path.join(".gpu", "debug-waits"))
     parser.add_argument("--bound-ns", type=int, default=BOUND_NS)
+    parser.add_argument("--sanitize-bound-ns", type=int, default=SANITIZE_BOUND_NS)
     args = parser.parse_args()
-    written = build(args.out_dir, args.bound_ns)
+    written = build(args.out_dir, args.bound_ns, args.sanitize_bound_ns)
     for part, data in written.items():
         for entry in data["kernels"]:
             print(f"built {part}/{entry['name']}: grid {entry['grid']} cluster {entry['cluster']}"

@@ -24,15 +24,17 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 
 echo "== hangs and twins, debug waits on"
 timeout 240 python3 test/gpu/run_debug_waits.py $D --log "$OUT/debug_waits.log" > /dev/null 2>&1 || status=1
+echo "(${SECONDS} s)"
 
 if [ -z "${NO_SANITIZE:-}" ]; then
-  echo "== compute-sanitizer on the twins (debug waits on)"
+  echo "== compute-sanitizer on the twins (debug waits on, bound 20 s)"
   : > "$OUT/twins-sanitize.log"
   for tool in synccheck racecheck memcheck; do
     echo "-- $tool" >> "$OUT/twins-sanitize.log"
-    timeout 120 compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
-      python3 test/gpu/run_manifest.py $D/twins >> "$OUT/twins-sanitize.log" 2>&1 || status=1
+    timeout 90 compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
+      python3 test/gpu/run_manifest.py $D/twins-sanitize >> "$OUT/twins-sanitize.log" 2>&1 || status=1
   done
+  echo "(${SECONDS} s)"
 fi
 
 if [ -z "${NO_BENCH:-}" ]; then
@@ -46,6 +48,7 @@ if [ -z "${NO_BENCH:-}" ]; then
   } > "$OUT/bench.log" 2>&1
   python3 bench/debug_waits_table.py --latency "$OUT/dw_latency.json" \
     --stream "$OUT/dw_stream.json" --gemm "$OUT/dw_gemm.json" > "$OUT/dw_table.md"
+  echo "(${SECONDS} s)"
 fi
 
 echo "== summary"

@@ -51,9 +51,13 @@ def test_every_hang_has_a_twin_and_a_located_wait(built):
         for at in entry["stuck_at"]:
             assert any(os.path.basename(w.rsplit(":", 1)[0]) == at for w in located), (name, at)
         assert "trap;" in ptx
-    # Both manifests are run_manifest.py's format (compute-sanitizer runs the twins).
-    for part in ("hangs", "twins"):
+    # The manifests are run_manifest.py's format (compute-sanitizer runs the
+    # twins with the long bound).
+    for part in ("hangs", "twins", "twins-sanitize"):
         assert len(run_manifest.load_manifest(out / part)) == 7
+    slow = written["twins-sanitize"]["kernels"]
+    assert {k["name"] for k in slow} == twins and {k["bound_ns"] for k in slow} == {20 * 10**9}
+    assert ", 20000000001;" in (out / "twins-sanitize" / "h1_wait_cycle_fixed.ptx").read_text()
 
 
 def test_h2_is_one_kernel_given_two_byte_counts(built):
