@@ -44,9 +44,11 @@ def main() -> int:
         ours_module = rt.Module.load((args.bench_dir / row["ours"]).read_bytes())
         ours = measure(rt, ours_module.function(row["ours_entry"]), row, args.iters, args.runs,
                        row["cluster"])
-        # The reference kernels carry __cluster_dims__: launched without the attribute.
+        # The reference kernels carry __cluster_dims__: launched without the
+        # attribute; a reference built by us (reference_cluster) in its cluster.
         ref = measure(rt, references[row["reference"]].function(row["reference_entry"]), row,
-                      args.iters, args.runs, None)
+                      args.iters, args.runs,
+                      row["cluster"] if row.get("reference_cluster") else None)
         ours_module.unload()
         result = {**row, "ours_cycles": ours, "reference_cycles": ref,
                   "ours_median": statistics.median(ours), "reference_median": statistics.median(ref)}

@@ -31,6 +31,17 @@ def _per_module_path(output: str, name: str, emit: str) -> str:
     return str(out.with_name(f"{stem}.{name}{ext}"))
 
 
+def _nanoseconds(text: str) -> int:
+    """--debug-waits' argument: a whole number of nanoseconds, 0 to 2^64 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of nanoseconds") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"{value} is not 0 (off) to 2^64 - 1 nanoseconds")
+    return value
+
+
 class _VersionAction(argparse.Action):
     """``--version``: the project's, MLIR/LLVM's and ptxas's versions (run
     only when asked: it starts mbarrier-opt and ptxas)."""
@@ -74,6 +85,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-check-sync", dest="check_sync", action="store_false",
                         help="do not run the synchronization checker, mbarrier-check-sync "
                         "(default: it runs first)")
+    parser.add_argument("--debug-waits", dest="debug_waits", type=_nanoseconds, default=0,
+                        metavar="NS",
+                        help="bound every blocking wait to NS nanoseconds: past it, the wait "
+                        "prints where it is stuck and traps (default 0: off)")
     parser.add_argument("--check-sync-strict", dest="strict", action="store_true",
                         help="the synchronization checker's warnings are errors (default: off)")
     parser.add_argument("--version", action=_VersionAction,
@@ -117,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             result = compile(source, args.chip, features=args.features,
                              opt_level=args.opt_level,
                              emit="ptx" if args.emit == "cubin" else args.emit,
-                             check_sync=args.check_sync, strict=args.strict)
+                             check_sync=args.check_sync, strict=args.strict,
+                             debug_waits=args.debug_waits)
     except CompileError as e:
         for message in e.warnings:      # the warnings first, then the error
             print(message, file=sys.stderr)

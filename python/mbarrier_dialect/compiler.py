@@ -146,15 +146,25 @@ class CompiledKernel:
 
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
-                      check_sync: bool = True, strict: bool = False) -> str:
+                      check_sync: bool = True, strict: bool = False,
+                      debug_waits: int = 0) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
     (chip sm_90, the lowest PTX version the chip and the ops need, the
-    synchronization checker on, not strict) live in the C++ pipeline, once."""
+    synchronization checker on, not strict, unbounded waits) live in the
+    C++ pipeline, once."""
     options = [f"O={opt_level}"]
     if not check_sync:
         options.append("check-sync=false")
     if strict:
         options.append("check-sync-strict=true")
+    if isinstance(debug_waits, bool) or not isinstance(debug_waits, int):
+        raise TypeError(f"debug_waits is a bound in nanoseconds (an int, 0 = off), got "
+                        f"{type(debug_waits).__name__}")
+    if not 0 <= debug_waits < 2**64:
+        raise ValueError(f"debug_waits is a bound in nanoseconds, 0 (off) to 2^64 - 1, got "
+                         f"{debug_waits}")
+    if debug_waits:
+        options.append(f"debug-waits={debug_waits}")
     for name, value in (("chip", chip), ("features", features)):
         if value is None:
             continue
@@ -323,6 +333,7 @@ def compile(
     emit: str = "cubin",
     check_sync: bool = True,
     strict: bool = False,
+    debug_waits: int = 0,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -354,6 +365,13 @@ def compile(
     Errors and warnings read as compilers print them:
     ``file:line:col: error: message``, notes located on lines of their own,
     each distinct diagnostic once (see :class:`CompileError`).
+    ``debug_waits`` (nanoseconds, default 0 = off) bounds every blocking
+    wait (``mbarrier.wait``, a pipe's wait, acquire and tail): a wait whose
+    phase has not completed that long after its first failed try_wait
+    prints one line per stuck warp (where, on which barrier and parity, CTA
+    and warp) and traps, so the launch fails instead of hanging
+    (docs/design.md, "Debugging a hang"). Off, the PTX is the same as
+    without the argument.
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
@@ -363,7 +381,7 @@ def compile(
         raise TypeError(f"check_sync must be a bool, got {type(check_sync).__name__}")
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
-    options = _pipeline_options(chip, features, opt_level, check_sync, strict)
+    options = _pipeline_options(chip, features, opt_level, check_sync, strict, debug_waits)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):

@@ -28,7 +28,7 @@ import mlir
 from mlir import ir
 from mlir._mlir_libs._mlir import globals as _mlir_globals
 
-__all__ = ["python_locations", "one_based", "fix_columns", "location_text"]
+__all__ = ["python_locations", "one_based", "fix_columns", "location_text", "user_location"]
 
 _PACKAGE_ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -90,6 +90,19 @@ def fix_columns(op: ir.Operation | ir.OpView) -> None:
         return ir.WalkResult.ADVANCE
 
     op.operation.walk(fix)
+
+
+def user_location() -> ir.Location:
+    """The location an op built here and now would get, with 1-based
+    columns: for an op that is built later on the user's behalf but belongs
+    to this line (a barrier group's view, built at ``pool.commit()``, names
+    the line of ``MBarrier(...)``). Needs the insertion point of an op
+    under construction; a probe op is built there and erased."""
+    probe = ir.Operation.create("builtin.unrealized_conversion_cast",
+                                results=[ir.IndexType.get()])
+    loc = one_based(probe.location)
+    probe.erase()
+    return loc
 
 
 def location_text(loc: ir.Location) -> str | None:

@@ -223,6 +223,7 @@ class Module:
 
     def __init__(self, handle):
         self._handle = handle
+        self.debug_waits = False  # built with debug waits (set by load)
 
     @classmethod
     def load(cls, cubin: bytes) -> "Module":
@@ -232,7 +233,9 @@ class Module:
             raise ValueError(
                 f"not a cubin: expected the ELF magic {_ELF_MAGIC!r}, got {cubin[:4]!r}")
         _current_device()
-        return cls(check(_driver().cuModuleLoadData(cubin), "cuModuleLoadData"))
+        module = cls(check(_driver().cuModuleLoadData(cubin), "cuModuleLoadData"))
+        module.debug_waits = has_debug_waits(cubin)
+        return module
 
     def function(self, name: str):
         """The ``CUfunction`` of kernel ``name``; ``LookupError`` if absent."""
@@ -240,7 +243,9 @@ class Module:
         err, func = driver.cuModuleGetFunction(self._handle, name.encode())
         if err == driver.CUresult.CUDA_ERROR_NOT_FOUND:
             raise LookupError(f"kernel {name!r} not found in the cubin")
-        return check((err, func), f"cuModuleGetFunction({name!r})")
+        func = check((err, func), f"cuModuleGetFunction({name!r})")
+        _note_function(self, func)
+        return func
 
     def unload(self) -> None:
         """Unload the module (idempotent)."""
@@ -637,7 +642,8 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     numpy scalars; anything else raises ``TypeError``.  Shapes and arguments
     are validated before any CUDA call.  With ``sync`` the context (or
     ``stream``) is synchronised, so kernel faults raise :class:`CudaError`
-    here.
+    here (for a kernel built with debug waits, with what the device printed
+    captured: :func:`synchronize_capturing_waits`).
 
     A cluster of more than 8 CTAs (up to 16) is non-portable: the function
     is allowed non-portable cluster sizes first
@@ -669,7 +675,9 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
             _allow_non_portable_cluster(function, config, cluster, block, shared_mem)
     check(driver.cuLaunchKernelEx(config, function, params, 0), what)
     del keepalive  # the driver copied the argument values during the call
-    if sync:
+    if sync and _handle(function) in _debug_wait_functions:
+        synchronize_capturing_waits(stream)
+    elif sync:
         _synchronize(stream)
 
 
@@ -712,3 +720,110 @@ def time_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
             driver.cuEventDestroy(end)
     finally:
         driver.cuEventDestroy(start)
+
+
+# --------------------------------------------------------------------------
+# Debug waits (compile(..., debug_waits=NS)): a timed-out wait is located
+# --------------------------------------------------------------------------
+
+#: How each line of a timed-out debug wait begins (the format string is a
+#: constant of the cubin, so a cubin built with debug waits holds it).
+DEBUG_WAIT_MARK = "mbarrier.wait timed out at "
+
+_debug_wait_functions: set = set()  # CUfunction handles of such cubins
+
+
+class WaitTimeoutError(CudaError):
+    """A kernel built with debug waits trapped: a wait's phase did not
+    complete within the bound.  ``lines`` are the located lines its stuck
+    warps printed (``mbarrier.wait timed out at FILE:LINE:COL (barrier
+    ..., parity P, waited N ns) cta R (ctaid X,Y,Z) warp W; barrier word
+    ...``), ``output`` everything the device printed during the
+    synchronization.  The CUDA context is unusable afterwards."""
+
+    def __init__(self, error: CudaError, output: str):
+        self.lines = [line for line in output.splitlines() if DEBUG_WAIT_MARK in line]
+        self.output = output
+        RuntimeError.__init__(
+            self, f"{error}\na debug wait timed out and trapped; its stuck warps printed "
+            f"(device printf, also on this process's stdout):\n"
+            + "\n".join(f"  {line}" for line in self.lines))
+        self.what, self.name, self.code = error.what, error.name, error.code
+
+
+def has_debug_waits(cubin: bytes) -> bool:
+    """Whether `cubin` was built with debug waits (it holds their format)."""
+    return DEBUG_WAIT_MARK.encode() in bytes(cubin)
+
+
+def _handle(function):
+    try:
+        return int(function)
+    except (TypeError, ValueError):
+        return None
+
+
+def _note_function(module: "Module", function) -> None:
+    if module.debug_waits and _handle(function) is not None:
+        _debug_wait_functions.add(_handle(function))
+
+
+def _libc_flush() -> None:
+    """Flush C stdio (the driver writes device printf through it)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):
+        pass
+
+
+def synchronize_capturing_waits(stream=None) -> str:
+    """Synchronize the context (or `stream`) with file descriptors 1 and 2
+    sent to temporary files, so that what the device printed (the driver
+    flushes device printf to stdout at synchronization) is captured; the
+    text is written on to the real stdout and stderr as well, and stdout's
+    returned.  A failure with a timed-out debug wait's line in that text
+    raises :class:`WaitTimeoutError`; any other failure the
+    :class:`CudaError` as it is."""
+    import os
+    import sys
+    import tempfile
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _libc_flush()
+    error = None
+    texts = {}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        saved = {fd: os.dup(fd) for fd in (1, 2)}
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:
+            _synchronize(stream)
+        except CudaError as exc:
+            error = exc
+        finally:
+            _libc_flush()
+            for fd, copy in saved.items():
+                os.dup2(copy, fd)
+                os.close(copy)
+        for fd, sink in ((1, out), (2, err)):
+            sink.seek(0)
+            texts[fd] = sink.read().decode("utf-8", errors="replace")
+            if texts[fd]:
+                os.write(fd, texts[fd].encode())
+    if error is not None:
+        if DEBUG_WAIT_MARK in texts[1] + texts[2]:
+            raise WaitTimeoutError(error, texts[1] + texts[2]) from error
+        raise error
+    return texts[1]
+
+
+def launch_debug_waits(function, grid, block, args, cluster=None, shared_mem: int = 0,
+                       stream=None) -> str:
+    """:func:`launch`, then :func:`synchronize_capturing_waits`: returns what
+    the device printed; a timed-out debug wait raises
+    :class:`WaitTimeoutError` with its located lines."""
+    launch(function, grid, block, args, cluster, shared_mem, stream, sync=False)
+    return synchronize_capturing_waits(stream)

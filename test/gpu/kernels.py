@@ -76,10 +76,11 @@ class MlirFileKernel:
                                 dims(op.attributes, "known_cluster_size"))
         raise ValueError(f"{self.path} has no gpu.func @{self.name}")
 
-    def compile(self):
+    def compile(self, **kwargs):
+        """compile() of the file for the kernel's chip; `kwargs` as compile()'s."""
         from mbarrier_dialect import compile as compile_module
 
-        return compile_module(Path(self.path), self.chip)
+        return compile_module(Path(self.path), self.chip, **kwargs)
 
 
 def pingpong_2cta(iters: int = 10000) -> Case:

@@ -144,8 +144,11 @@ def encode_tensor_map(rt, buffers: dict, spec: dict):
         l2_promotion=spec.get("l2_promotion", "128B"), oob_fill=spec.get("oob_fill", "zero"))
 
 
-def run_kernel(rt, directory: Path, kernel: dict, repeat: int) -> dict:
-    """Launch ``kernel`` ``repeat`` times, checking outputs after each run."""
+def run_kernel(rt, directory: Path, kernel: dict, repeat: int, launch=None) -> dict:
+    """Launch ``kernel`` ``repeat`` times, checking outputs after each run.
+    `launch` (default ``rt.time_launch``) takes time_launch's arguments and
+    returns the milliseconds it reports."""
+    launch = rt.time_launch if launch is None else launch
     name = kernel["name"]
     specs, inits, scalars = kernel.get("args", []), {}, {}
     for i, spec in enumerate(specs):
@@ -173,8 +176,8 @@ def run_kernel(rt, directory: Path, kernel: dict, repeat: int) -> dict:
         for run in range(1, repeat + 1):
             for buf, arr in inits.items():
                 buffers[buf].copy_from(arr)
-            times.append(rt.time_launch(function, kernel["grid"], kernel["block"], args,
-                                        kernel.get("cluster"), kernel.get("shared_mem", 0)))
+            times.append(launch(function, kernel["grid"], kernel["block"], args,
+                                kernel.get("cluster"), kernel.get("shared_mem", 0)))
             for buf, exp in expected.items():
                 problem = compare(buf, buffers[buf].to_numpy(), exp)
                 if problem:
@@ -246,13 +249,9 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def parent_main(directory: Path, kernels: list[dict], repeat: int, log) -> int:
-    def out(text: str) -> None:
-        print(text, flush=True)
-        if log:
-            log.write(text + "\n")
-            log.flush()
-
+def probe_gpu(directory: Path, out) -> int | None:
+    """Probe the GPU in a child and report it through `out`: None where
+    there is a usable GPU, else the exit status to end with (SKIP, 2)."""
     probe = subprocess.run([sys.executable, os.path.abspath(__file__), str(directory), "--probe"],
                            capture_output=True, text=True)
     reason = (probe.stdout.strip() or probe.stderr.strip() or "no output").splitlines()[-1]
@@ -263,6 +262,19 @@ def parent_main(directory: Path, kernels: list[dict], repeat: int, log) -> int:
         out(f"error: the GPU probe failed: {reason}")
         return 2
     out(f"device: {reason}")
+    return None
+
+
+def parent_main(directory: Path, kernels: list[dict], repeat: int, log) -> int:
+    def out(text: str) -> None:
+        print(text, flush=True)
+        if log:
+            log.write(text + "\n")
+            log.flush()
+
+    status = probe_gpu(directory, out)
+    if status is not None:
+        return status
     rows = []
     for kernel in kernels:
         result, stderr = run_child(directory, kernel, repeat)

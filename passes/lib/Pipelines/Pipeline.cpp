@@ -45,7 +45,9 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   // Then the merge, before the lowering that reads the merged arrivals.
   if (options.optLevel >= 1 && options.mergeReleaseFences)
     pm.addPass(createMBarrierMergeReleaseFences());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM());
+  ConvertMBarrierToNVVMOptions convert;
+  convert.debugWaits = options.debugWaits;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM(convert));
 }
 
 void mbarrier::buildGPUToLLVMStage(OpPassManager &pm) {
@@ -80,6 +82,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.checkSync = checkSync;
     options.checkSyncStrict = checkSyncStrict;
     options.mergeReleaseFences = mergeReleaseFences;
+    options.debugWaits = debugWaits;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -113,6 +116,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                      "fence.release.cluster + .relaxed.cluster arrivals for "
                      "consecutive .release.cluster arrivals (PTX 8.6)"),
       llvm::cl::init(MBarrierToPTXOptions().mergeReleaseFences)};
+  Option<uint64_t> debugWaits{
+      *this, "debug-waits",
+      llvm::cl::desc("Bound in ns of every blocking wait: past it, the wait "
+                     "prints where it is stuck (file:line:col, barrier, "
+                     "parity, CTA, warp) and traps (0: off)"),
+      llvm::cl::init(MBarrierToPTXOptions().debugWaits)};
 };
 } // namespace
 

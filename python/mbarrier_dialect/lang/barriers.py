@@ -18,6 +18,7 @@ from mlir.dialects import llvm, nvvm
 
 from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
+from ..locations import user_location
 from . import values as V
 from .builder import current_kernel, verified
 from .control import if_then
@@ -90,10 +91,12 @@ class MBarrier:
         self._remote_view: ir.Value | None = None  # set on remote views only
         self._group: ir.Value | None = None
         self._slot = pool.alloc((depth,), "i64", align=8)
+        # The group is built at commit, located here (debug waits name it so).
+        self._where = user_location()
         pool.on_commit(self._make_group)
 
     def _make_group(self) -> None:
-        self._group = verified(mbarrier.ViewOp(self._type, self._slot.ptr)).result
+        self._group = verified(mbarrier.ViewOp(self._type, self._slot.ptr, loc=self._where)).result
 
     # -- what the object stands for ------------------------------------------
     @property

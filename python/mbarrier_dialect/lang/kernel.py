@@ -36,16 +36,19 @@ class Kernel(Builder):
     `block`, `grid` and `cluster` are 1- to 3-dimensional (padded with 1);
     `grid` defaults to one cluster (or one CTA). A parameter kind is
     ``"ptr"`` (a global-memory pointer) or an element type name (``"i32"``,
-    ``"i64"``, ``"f32"``, ...). `chip` is the default target of ``compile()``.
+    ``"i64"``, ``"f32"``, ...). `chip` is the default target of ``compile()``,
+    `debug_waits` its default bound in nanoseconds of every blocking wait
+    (0: off; checked by :func:`mbarrier_dialect.compile`).
     """
 
     def __init__(self, name: str, *, block: Dims, grid: Dims | None = None,
                  cluster: Dims | None = None, chip: str | None = None,
                  params: Sequence[tuple[str, DType]] = (),
-                 context: ir.Context | None = None):
+                 context: ir.Context | None = None, debug_waits: int = 0):
         super().__init__(name, block=block, grid=grid, cluster=cluster, params=params,
                          context=context)
         self.chip = chip
+        self.debug_waits = debug_waits
 
     def __enter__(self) -> "Kernel":
         """Create the module and the kernel function; ops built inside the
@@ -145,8 +148,10 @@ class Kernel(Builder):
 
     def compile(self, chip: str | None = None, **kwargs: Any) -> CompiledKernel:
         """Compile with :func:`mbarrier_dialect.compile` (for `chip`, else
-        the kernel's, else the default). The result's ``launch()`` defaults
-        to this kernel's grid, block and cluster."""
+        the kernel's, else the default; ``debug_waits=`` defaults to the
+        kernel's). The result's ``launch()`` defaults to this kernel's grid,
+        block and cluster."""
+        kwargs.setdefault("debug_waits", self.debug_waits)
         compiled = compile_module(self.module, chip or self.chip, **kwargs)
         compiled.launch_shapes[self.name] = (self.grid, self.block, self.cluster)
         return compiled

@@ -5,6 +5,7 @@
 #include "mbarrier/Target/NVPTX/NVPTXTargets.h"
 
 #include "mlir/Pass/PassManager.h"
+#include <cstdint>
 #include <string>
 
 namespace mlir::mbarrier {
@@ -21,6 +22,10 @@ struct MBarrierToPTXOptions {
   bool checkSyncStrict = false;
   /// At optLevel >= 1: mbarrier-merge-release-fences first.
   bool mergeReleaseFences = true;
+  /// convert-mbarrier-to-nvvm's debug-waits: the bound in ns of every
+  /// blocking wait, past which it prints where it is stuck and traps (0:
+  /// off, the waits unbounded).
+  uint64_t debugWaits = 0;
 };
 
 /// Stage 1: attach the NVVM target to every gpu.module (the one target

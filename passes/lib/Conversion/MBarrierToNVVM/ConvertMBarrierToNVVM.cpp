@@ -3,6 +3,7 @@
 #include "mbarrier/Conversion/Passes.h"
 #include "mbarrier/Target/NVPTX/TargetInfo.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -15,12 +16,13 @@ using namespace mlir;
 using namespace mlir::mbarrier;
 
 void mbarrier::populateMBarrierToNVVMConversionPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const MBarrierLoweringOptions &options) {
   lowering::populateViewPatterns(converter, patterns);
   lowering::populateInitPatterns(converter, patterns);
   lowering::populateFencePatterns(converter, patterns);
   lowering::populateArrivePatterns(converter, patterns);
-  lowering::populateWaitPatterns(converter, patterns);
+  lowering::populateWaitPatterns(converter, patterns, options.debugWaitsNs);
   lowering::populateTcgen05Patterns(converter, patterns);
 }
 
@@ -74,7 +76,9 @@ struct ConvertMBarrierToNVVMPass
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);
     populateMBarrierStructuralConversions(structural, patterns, target);
-    populateMBarrierToNVVMConversionPatterns(converter, patterns);
+    MBarrierLoweringOptions lowering;
+    lowering.debugWaitsNs = debugWaits;
+    populateMBarrierToNVVMConversionPatterns(converter, patterns, lowering);
     target.addIllegalDialect<MBarrierDialect>();
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       signalPassFailure();

@@ -90,6 +90,31 @@ void emitPredicated(OpBuilder &b, Location loc, Value pred,
 Value opaqueSharedAddress(OpBuilder &b, Location loc, Value ptr);
 
 NVVM::MemScopeKind toNVVM(Scope scope);
+
+// debug-waits (DebugWaits.cpp).
+/// `file:line:col` of the first file location inside `loc` (through names,
+/// call sites and fused locations); empty where there is none.
+std::string locationText(Location loc);
+/// How a timed-out line names a barrier group: the name of its definition's
+/// NameLoc (`loc("full")`), else `group<N>` and where it was defined.
+struct BarrierText {
+  std::string name;
+  std::string from; // file:line:col of the definition, or empty
+};
+BarrierText barrierText(Value barriers);
+/// The printf format of the line a timed-out wait at `waitLoc` on
+/// `barriers` prints; its arguments: index (i64), parity (i32), waited ns
+/// (i64), %cluster_ctarank, %ctaid.x/y/z, the warp (i32), the barrier word
+/// (i64).
+std::string timeoutFormat(Location waitLoc, Value barriers);
+/// One test of the phase (a try_wait): an i1.
+using WaitTest = function_ref<Value(OpBuilder &, Location)>;
+/// The bounded wait: `test` until it succeeds; past `boundNs` of
+/// %globaltimer after the first failed test, the lowest active lane of the
+/// warp prints `format` (timeoutFormat) and the warp traps.
+void emitBoundedWait(OpBuilder &b, Location loc, StringRef format, Value addr,
+                     Value index, Value parity, uint64_t boundNs,
+                     const WaitTest &test);
 Value i32Constant(OpBuilder &b, Location loc, int32_t value);
 LLVM::LLVMStructType getRemoteStructType(MLIRContext *ctx);
 
@@ -98,7 +123,8 @@ void populateViewPatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateInitPatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateFencePatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateArrivePatterns(LLVMTypeConverter &, RewritePatternSet &);
-void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &,
+                          uint64_t debugWaitsNs);
 void populateTcgen05Patterns(LLVMTypeConverter &, RewritePatternSet &);
 
 } // namespace mlir::mbarrier::lowering

@@ -34,17 +34,29 @@ Value emitTest(SourceOp op, Value addr, Value parity, OpBuilder &b,
                                            /*ticks=*/Value(), scope, relaxed);
 }
 
-/// `mbarrier.wait` -> an scf.while around try_wait.parity until it succeeds.
+/// `mbarrier.wait` -> an scf.while around try_wait.parity until it succeeds;
+/// with debug-waits, the bounded loop of DebugWaits.cpp.
 struct WaitLowering : BarrierOpLowering<WaitOp> {
-  using BarrierOpLowering::BarrierOpLowering;
+  WaitLowering(LLVMTypeConverter &converter, uint64_t debugWaitsNs)
+      : BarrierOpLowering(converter), debugWaitsNs(debugWaitsNs) {}
 
   LogicalResult rewrite(WaitOp op, OpAdaptor adaptor, const BarrierRef &ref,
                         ConversionPatternRewriter &rewriter) const override {
     Value parity = parityOf(op, adaptor.getPhase(), rewriter);
+    auto test = [&](OpBuilder &b, Location l) {
+      return emitTest(op, ref.localAddr, parity, b, l);
+    };
+    if (debugWaitsNs) {
+      emitBoundedWait(rewriter, op.getLoc(),
+                      timeoutFormat(op.getLoc(), op.getBarriers()),
+                      ref.localAddr, ref.index, parity, debugWaitsNs, test);
+      rewriter.eraseOp(op);
+      return success();
+    }
     scf::WhileOp::create(
         rewriter, op.getLoc(), TypeRange{}, ValueRange{},
         [&](OpBuilder &b, Location l, ValueRange) {
-          Value ready = emitTest(op, ref.localAddr, parity, b, l);
+          Value ready = test(b, l);
           Value notReady = LLVM::XOrOp::create(
               b, l, ready,
               LLVM::ConstantOp::create(b, l, b.getI1Type(), b.getBoolAttr(true)));
@@ -56,6 +68,9 @@ struct WaitLowering : BarrierOpLowering<WaitOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+private:
+  uint64_t debugWaitsNs;
 };
 
 /// `mbarrier.try_wait` / `mbarrier.test_wait` -> one NVVM test, an i1.
@@ -76,7 +91,9 @@ struct SingleTestLowering : BarrierOpLowering<SourceOp> {
 } // namespace
 
 void lowering::populateWaitPatterns(LLVMTypeConverter &converter,
-                                  RewritePatternSet &patterns) {
-  patterns.add<WaitLowering, SingleTestLowering<TryWaitOp>,
-               SingleTestLowering<TestWaitOp>>(converter);
+                                    RewritePatternSet &patterns,
+                                    uint64_t debugWaitsNs) {
+  patterns.add<WaitLowering>(converter, debugWaitsNs);
+  patterns.add<SingleTestLowering<TryWaitOp>, SingleTestLowering<TestWaitOp>>(
+      converter);
 }

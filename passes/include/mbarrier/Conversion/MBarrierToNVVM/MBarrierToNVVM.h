@@ -4,6 +4,8 @@
 
 #include "mlir/Support/LLVM.h"
 
+#include <cstdint>
+
 namespace mlir {
 class ConversionTarget;
 class LLVMTypeConverter;
@@ -16,9 +18,19 @@ namespace mbarrier {
 /// to a type converter. This is the one place address spaces are decided.
 void populateMBarrierTypeConversions(TypeConverter &converter);
 
+/// What the patterns emit beyond the ops' own semantics.
+struct MBarrierLoweringOptions {
+  /// 0 (the default): a blocking wait (`mbarrier.wait`) spins until its
+  /// phase completes. N > 0: a wait whose phase has not completed N ns
+  /// (%globaltimer) after its first failed try_wait prints where it is,
+  /// on which barrier and phase, per stuck warp, and traps.
+  uint64_t debugWaitsNs = 0;
+};
+
 /// One pattern per mbarrier op; `converter` must carry the conversions above.
-void populateMBarrierToNVVMConversionPatterns(LLVMTypeConverter &converter,
-                                              RewritePatternSet &patterns);
+void populateMBarrierToNVVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const MBarrierLoweringOptions &options = {});
 
 /// Patterns and legality that carry mbarrier types through func/gpu.func
 /// signatures, calls, returns, branches and scf regions.
