@@ -259,6 +259,7 @@ gpu.module @printf_is_not_opaque {
     %peer = arith.xori %rank, %one : i32
     %g = mbarrier.alloc : !mbarrier.group<1>
     scf.if %leader {
+      // expected-note @+1 {{the init, by 1 thread(s) of each CTA}}
       mbarrier.init %g[%c0], %one : !mbarrier.group<1>
     }
     %box = llvm.mlir.addressof @mailbox : !llvm.ptr<3>
@@ -271,6 +272,8 @@ gpu.module @printf_is_not_opaque {
       // expected-error @+1 {{reaches another CTA's barrier before its mbarrier.init is visible to the cluster}}
       mbarrier.arrive %r[%c0] {sem = #mbarrier.sem<relaxed>} : !mbarrier.remote<1>
     }
+    // The init is not published to the other threads either (no CTA barrier).
+    // expected-warning @+1 {{may use a barrier before its mbarrier.init is visible to these threads}}
     mbarrier.wait %g[%c0], %zero : !mbarrier.group<1>
     nvvm.cluster.arrive
     nvvm.cluster.wait
