@@ -259,9 +259,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       else
         out.clear(op, 70);
     };
-    if (auto arrive = dyn_cast<ArriveOp>(op))
-      weakRemote(arrive);
-    if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
+    if (auto arrive = dyn_cast<MBarrierArrivalOpInterface>(op))
       weakRemote(arrive);
   };
   StoreState state{llvm::BitVector(points, false),

@@ -371,24 +371,17 @@ bool BarrierKey::differentFrom(const BarrierKey &other) const {
 }
 
 std::optional<BarrierKey> checksync::barrierOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<BarrierKey>>(op)
-      .Case<InitOp, InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp,
-            TryWaitOp, TestWaitOp, Tcgen05CommitOp, PtrOp>(
-          [](auto typed) -> std::optional<BarrierKey> {
-            return keyOf(typed.getBarriers(), typed.getIndex());
-          })
-      .Default([](Operation *) { return std::nullopt; });
+  auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
+  if (!barrierOp)
+    return std::nullopt;
+  return keyOf(barrierOp.getBarrierGroup(), barrierOp.getBarrierIndex());
 }
 
 bool checksync::isRemoteBarrierUse(Operation *op) {
-  if (auto arrive = dyn_cast<ArriveOp>(op))
-    return arrive.isClusterForm();
-  if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
-    return arrive.isClusterForm();
-  if (auto expect = dyn_cast<ExpectTxOp>(op))
-    return isa<RemoteType>(expect.getBarriers().getType());
-  if (auto commit = dyn_cast<Tcgen05CommitOp>(op))
-    return commit.getMask() || isa<RemoteType>(commit.getBarriers().getType());
+  // mbarrier.ptr only forms an address: the op that consumes it (a bulk
+  // copy below) is the use.
+  if (auto barrierOp = dyn_cast<MBarrierOpInterface>(op))
+    return !isa<PtrOp>(op) && barrierOp.reachesAnotherCTA();
   if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
     return static_cast<bool>(copy.getMulticastMask());
   if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
