@@ -45,12 +45,6 @@ namespace {
 /// Amounts per receiving CTA rank.
 using PerRank = SmallVector<int64_t>;
 
-bool isLoop(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name == "scf.for" || name == "scf.while" || name == "scf.parallel" ||
-         name == "scf.forall" || isa<LoopLikeOpInterface>(op);
-}
-
 /// The innermost loop around `op` inside `fn`, or `fn`.
 Operation *contextOf(Operation *op, Operation *fn) {
   for (Operation *p = op->getParentOp(); p && p != fn; p = p->getParentOp())
@@ -196,8 +190,7 @@ void Counter::collectCopies(PtrOp ptr) {
       copies.push_back(e);
       continue;
     }
-    StringRef name = use.getOwner()->getName().getStringRef();
-    if (name.starts_with("nvvm.cp.async.bulk"))
+    if (isBulkCopy(use.getOwner()))
       openTx.push_back(root); // tensor copies: bytes unknown
     else
       openGroups.push_back(root);
@@ -466,7 +459,7 @@ void Counter::checkParity() {
       continue;
     Operation *loop = nullptr;
     for (Operation *p = w->getParentOp(); p && p != fn; p = p->getParentOp())
-      if (p->getName().getStringRef() == "scf.for") {
+      if (isForLoop(p)) {
         loop = p;
         break;
       }
@@ -551,10 +544,8 @@ void Counter::checkParity() {
 bool synchronizesIn(Operation *loop) {
   return loop
       ->walk([](Operation *op) {
-        StringRef name = op->getName().getStringRef();
         bool sync = isa<WaitOp, TryWaitOp, TestWaitOp, CallOpInterface>(op) ||
-                    name == "nvvm.barrier0" || name == "nvvm.barrier" ||
-                    name == "nvvm.cluster.wait" || name == "gpu.barrier";
+                    isCTABarrier(op) || isClusterWait(op);
         if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
           StringRef ptx = asmOp.getAsmString();
           sync = ptx.contains("bar.sync") || ptx.contains("barrier.sync") ||
