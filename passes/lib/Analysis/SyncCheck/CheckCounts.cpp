@@ -34,7 +34,6 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -46,12 +45,6 @@ namespace {
 
 /// Amounts per receiving CTA rank.
 using PerRank = SmallVector<int64_t>;
-
-bool isLoop(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name == "scf.for" || name == "scf.while" || name == "scf.parallel" ||
-         name == "scf.forall" || isa<LoopLikeOpInterface>(op);
-}
 
 /// The innermost loop around `op` inside `fn`, or `fn`.
 Operation *contextOf(Operation *op, Operation *fn) {
@@ -86,6 +79,35 @@ struct Event {
   Value mask;            // multicast mask (i16)
 };
 
+/// Sets the CTA (or CTAs) `e` reaches: its own, a rank (a remote view's,
+/// `on %cta`; null when a view comes through a block argument) or a
+/// multicast mask.
+void setTarget(Event &e, const BarrierTarget &target) {
+  switch (target.kind) {
+  case BarrierTarget::Kind::Local:
+    e.local = true;
+    break;
+  case BarrierTarget::Kind::RemoteView:
+  case BarrierTarget::Kind::OnCta:
+    e.rank = target.rank;
+    if (target.constRank)
+      e.rankAttr = *target.constRank;
+    break;
+  case BarrierTarget::Kind::Multicast:
+    e.mask = target.mask;
+    break;
+  }
+}
+
+/// The transaction bytes an op expects (arrive_expect_tx, expect_tx), or null.
+Value txBytesOf(Operation *op) {
+  if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
+    return arrive.getBytes();
+  if (auto expect = dyn_cast<ExpectTxOp>(op))
+    return expect.getBytes();
+  return {};
+}
+
 class Counter {
 public:
   Counter(FunctionOpInterface fn, SPMDModel &model, Reporter &out)
@@ -94,6 +116,7 @@ public:
 
 private:
   void collect();
+  void collectCopies(PtrOp ptr);
   bool closedWorld(Value root);
   std::optional<PerRank> perRank(const Event &event);
   std::optional<int64_t> initCount(const BarrierKey &key);
@@ -122,86 +145,57 @@ void Counter::collect() {
     openGroups.push_back(root);
     openTx.push_back(root);
   }
-  auto fill = [&](Event &e, auto arrive) {
-    e.pred = arrive.getPred();
-    if (Value cta = arrive.getCtaId()) {
-      e.rank = cta;
-    } else if (auto view = arrive.getBarriers().template getDefiningOp<RemoteViewOp>()) {
-      e.rank = view.getRank();
-      if (auto attr = view.getCtaRank())
-        e.rankAttr = *attr;
-    } else if (isa<RemoteType>(arrive.getBarriers().getType())) {
-      e.rank = nullptr; // a view through a block argument: unknown target
-    } else {
-      e.local = true;
-    }
-  };
   fn->walk([&](Operation *op) {
     Operation *ctx = contextOf(op, fn);
-    llvm::TypeSwitch<Operation *>(op)
-        .Case<InitOp>([&](InitOp init) { inits.push_back(init); })
-        .Case<WaitOp, TryWaitOp, TestWaitOp>([&](auto) { waits.push_back(op); })
-        .Case<ArriveOp>([&](ArriveOp arrive) {
-          Event e{op, *barrierOf(op), ctx, true, arrive.getCount()};
-          fill(e, arrive);
-          arrivals.push_back(e);
-        })
-        .Case<ArriveExpectTxOp>([&](ArriveExpectTxOp arrive) {
-          Event e{op, *barrierOf(op), ctx, true, arrive.getCount()};
-          fill(e, arrive);
-          arrivals.push_back(e);
-          Event b = e;
-          b.arrival = false;
-          b.amount = arrive.getBytes();
-          bytes.push_back(b);
-        })
-        .Case<ExpectTxOp>([&](ExpectTxOp expect) {
-          Event e{op, *barrierOf(op), ctx, false, expect.getBytes()};
-          if (auto view = expect.getBarriers().getDefiningOp<RemoteViewOp>()) {
-            e.rank = view.getRank();
-            if (auto attr = view.getCtaRank())
-              e.rankAttr = *attr;
-          } else {
-            e.local = !isa<RemoteType>(expect.getBarriers().getType());
-          }
-          bytes.push_back(e);
-        })
-        .Case<Tcgen05CommitOp>([&](Tcgen05CommitOp commit) {
-          Event e{op, *barrierOf(op), ctx, true, Value()};
-          if (commit.getMask())
-            e.mask = commit.getMask();
-          else if (auto view = commit.getBarriers().getDefiningOp<RemoteViewOp>()) {
-            e.rank = view.getRank();
-            if (auto attr = view.getCtaRank())
-              e.rankAttr = *attr;
-          } else {
-            e.local = !isa<RemoteType>(commit.getBarriers().getType());
-          }
-          arrivals.push_back(e);
-        })
-        .Case<PtrOp>([&](PtrOp ptr) {
-          // The address is for bulk copies that complete tx on the barrier
-          // (local, non-tensor: counted); anything else may arrive on it.
-          Value root = rootOf(ptr.getBarriers());
-          for (OpOperand &use : ptr->getUses()) {
-            std::optional<Copy> copy = copyOf(use.getOwner());
-            if (copy && copy->mbar == use.get() &&
-                isa<GroupType>(ptr.getBarriers().getType())) {
-              Event e{use.getOwner(), keyOf(ptr.getBarriers(), ptr.getIndex()),
-                      contextOf(use.getOwner(), fn), false, copy->size};
-              e.local = !copy->mask;
-              e.mask = copy->mask;
-              copies.push_back(e);
-              continue;
-            }
-            StringRef name = use.getOwner()->getName().getStringRef();
-            if (name.starts_with("nvvm.cp.async.bulk"))
-              openTx.push_back(root); // tensor copies: bytes unknown
-            else
-              openGroups.push_back(root);
-          }
-        });
+    if (auto init = dyn_cast<InitOp>(op))
+      return inits.push_back(init);
+    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op))
+      return waits.push_back(op);
+    if (auto ptr = dyn_cast<PtrOp>(op))
+      return collectCopies(ptr);
+    auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
+    if (!barrierOp)
+      return;
+    // arrive, arrive_expect_tx (count), tcgen05_commit (one arrival).
+    Event e{op, *barrierOf(op), ctx, true, Value()};
+    e.pred = barrierOp.getBarrierPredicate();
+    setTarget(e, barrierOp.getBarrierTarget());
+    if (auto arrival = dyn_cast<MBarrierArrivalOpInterface>(op)) {
+      e.amount = arrival.getArrivalCount();
+      arrivals.push_back(e);
+    } else if (isa<Tcgen05CommitOp>(op)) {
+      arrivals.push_back(e);
+    }
+    // arrive_expect_tx, expect_tx: transaction bytes.
+    if (Value amount = txBytesOf(op)) {
+      Event b = e;
+      b.arrival = false;
+      b.amount = amount;
+      bytes.push_back(b);
+    }
   });
+}
+
+void Counter::collectCopies(PtrOp ptr) {
+  // The address is for bulk copies that complete tx on the barrier (local,
+  // non-tensor: counted); anything else may arrive on it.
+  Value root = rootOf(ptr.getBarriers());
+  for (OpOperand &use : ptr->getUses()) {
+    std::optional<Copy> copy = copyOf(use.getOwner());
+    if (copy && copy->mbar == use.get() &&
+        isa<GroupType>(ptr.getBarriers().getType())) {
+      Event e{use.getOwner(), keyOf(ptr.getBarriers(), ptr.getIndex()),
+              contextOf(use.getOwner(), fn), false, copy->size};
+      e.local = !copy->mask;
+      e.mask = copy->mask;
+      copies.push_back(e);
+      continue;
+    }
+    if (isBulkCopy(use.getOwner()))
+      openTx.push_back(root); // tensor copies: bytes unknown
+    else
+      openGroups.push_back(root);
+  }
 }
 
 bool Counter::closedWorld(Value root) {
@@ -484,7 +478,7 @@ void Counter::checkParity() {
       continue;
     Operation *loop = nullptr;
     for (Operation *p = w->getParentOp(); p && p != fn; p = p->getParentOp())
-      if (p->getName().getStringRef() == "scf.for") {
+      if (isForLoop(p)) {
         loop = p;
         break;
       }
@@ -569,10 +563,8 @@ void Counter::checkParity() {
 bool synchronizesIn(Operation *loop) {
   return loop
       ->walk([](Operation *op) {
-        StringRef name = op->getName().getStringRef();
         bool sync = isa<WaitOp, TryWaitOp, TestWaitOp, CallOpInterface>(op) ||
-                    name == "nvvm.barrier0" || name == "nvvm.barrier" ||
-                    name == "nvvm.cluster.wait" || name == "gpu.barrier";
+                    isCTABarrier(op) || isClusterWait(op);
         if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
           StringRef ptx = asmOp.getAsmString();
           sync = ptx.contains("bar.sync") || ptx.contains("barrier.sync") ||

@@ -24,7 +24,6 @@
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -251,7 +250,8 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     } else if (isa<InvalOp>(op) && key) {
       state.barriers.set(*key, kInval);
     } else if (key && !remote &&
-               !isa<RemoteType>(op->getOperand(0).getType())) {
+               !isa<RemoteType>(
+                   cast<MBarrierOpInterface>(op).getBarrierGroup().getType())) {
       uint8_t m = state.barriers.get(*key, kNone);
       if (m == kInval)
         out.report(op, Severity::Error, 8)

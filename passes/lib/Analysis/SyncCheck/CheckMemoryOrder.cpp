@@ -32,12 +32,6 @@ using Severity = Reporter::Severity;
 
 namespace {
 
-bool isStore(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name == "llvm.store" || name == "memref.store" ||
-         name == "vector.store" || name == "nvvm.stmatrix";
-}
-
 /// A store into the executing CTA's own shared memory (`.shared::cta`).
 bool isLocalSharedStore(Operation *op) {
   if (auto store = dyn_cast<LLVM::StoreOp>(op))
@@ -57,29 +51,9 @@ bool isSharedCTAReleaseFence(Operation *op) {
 /// A fence that makes the thread's earlier stores visible at cluster scope
 /// to a later relaxed arrival.
 bool isReleaseFence(Operation *op) {
-  if (auto fence = dyn_cast<LLVM::FenceOp>(op)) {
-    StringRef scope = fence.getSyncscope().value_or("");
-    if (scope == "block" || scope == "cta" || scope == "singlethread")
-      return false;
-    auto ordering = fence.getOrdering();
-    return ordering == LLVM::AtomicOrdering::release ||
-           ordering == LLVM::AtomicOrdering::acq_rel ||
-           ordering == LLVM::AtomicOrdering::seq_cst;
-  }
   if (auto fence = dyn_cast<FenceReleaseOp>(op))
     return !fence.getSharedCta();
-  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
-    // Inline PTX: fence.{acq_rel,sc,release}.{cluster,gpu,sys} or membar.
-    StringRef text = asmOp.getAsmString();
-    bool fence = text.contains("fence.acq_rel") || text.contains("fence.sc") ||
-                 text.contains("fence.release") || text.contains("membar.gl") ||
-                 text.contains("membar.sys");
-    return fence && !text.contains(".cta") && !text.contains("sync_restrict");
-  }
-  StringRef name = op->getName().getStringRef();
-  return name == "nvvm.fence.sc.cluster" || name == "nvvm.memory.barrier" ||
-         name == "nvvm.fence.sync_restrict" ||
-         name == "nvvm.fence.proxy.release";
+  return isUpstreamReleaseFence(op);
 }
 
 /// Per (rank, thread) point, on every path: `dirty`, it stored and has not
@@ -259,9 +233,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       else
         out.clear(op, 70);
     };
-    if (auto arrive = dyn_cast<ArriveOp>(op))
-      weakRemote(arrive);
-    if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
+    if (auto arrive = dyn_cast<MBarrierArrivalOpInterface>(op))
       weakRemote(arrive);
   };
   StoreState state{llvm::BitVector(points, false),

@@ -185,27 +185,27 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
     return -1;
   };
 
-  // Special registers, by name: nvvm.read.ptx.sreg.*
-  StringRef name = op->getName().getStringRef();
-  if (name.consume_front("nvvm.read.ptx.sreg.")) {
-    if (name == "tid.x") return make(tid[0]);
-    if (name == "tid.y") return make(tid[1]);
-    if (name == "tid.z") return make(tid[2]);
-    if (name == "ntid.x") return make(block[0]);
-    if (name == "ntid.y") return make(block[1]);
-    if (name == "ntid.z") return make(block[2]);
-    if (name == "laneid") return make(p.tid % 32);
-    if (name == "cluster.ctarank") return rankValue(p.rank);
-    if (name == "cluster.nctarank") return rankValue(numRanks);
-    if (name == "cluster.ctaid.x") return rankValue(cta[0]);
-    if (name == "cluster.ctaid.y") return rankValue(cta[1]);
-    if (name == "cluster.ctaid.z") return rankValue(cta[2]);
-    if (name == "cluster.nctaid.x") return rankValue(cluster[0]);
-    if (name == "cluster.nctaid.y") return rankValue(cluster[1]);
-    if (name == "cluster.nctaid.z") return rankValue(cluster[2]);
-    return std::nullopt;
+  // Special registers: nvvm.read.ptx.sreg.*
+  switch (specialRegisterOf(op)) {
+  case SpecialReg::None: break;
+  case SpecialReg::TidX: return make(tid[0]);
+  case SpecialReg::TidY: return make(tid[1]);
+  case SpecialReg::TidZ: return make(tid[2]);
+  case SpecialReg::NTidX: return make(block[0]);
+  case SpecialReg::NTidY: return make(block[1]);
+  case SpecialReg::NTidZ: return make(block[2]);
+  case SpecialReg::LaneId: return make(p.tid % 32);
+  case SpecialReg::ClusterCtaRank: return rankValue(p.rank);
+  case SpecialReg::ClusterNCtaRank: return rankValue(numRanks);
+  case SpecialReg::ClusterCtaIdX: return rankValue(cta[0]);
+  case SpecialReg::ClusterCtaIdY: return rankValue(cta[1]);
+  case SpecialReg::ClusterCtaIdZ: return rankValue(cta[2]);
+  case SpecialReg::ClusterNCtaIdX: return rankValue(cluster[0]);
+  case SpecialReg::ClusterNCtaIdY: return rankValue(cluster[1]);
+  case SpecialReg::ClusterNCtaIdZ: return rankValue(cluster[2]);
+  default: return std::nullopt;
   }
-  if (name == "nvvm.elect.sync")
+  if (isElectSync(op))
     return evalElect(op, p);
 
   auto operand = [&](unsigned i) { return eval(op->getOperand(i), p); };
@@ -307,7 +307,7 @@ const ExecSet &SPMDModel::regionSet(Region *region) {
     result = std::nullopt;
   } else {
     ExecSet base = regionSet(parent->getParentRegion());
-    if (base && parent->getName().getStringRef() == "scf.if") {
+    if (base && isIfOp(parent)) {
       bool thenRegion = region->getRegionNumber() == 0;
       llvm::BitVector set(base->size());
       for (unsigned b : base->set_bits()) {
@@ -321,7 +321,7 @@ const ExecSet &SPMDModel::regionSet(Region *region) {
       }
       if (base)
         result = std::move(set);
-    } else if (parent->getName().getStringRef() == "scf.index_switch") {
+    } else if (isIndexSwitch(parent)) {
       result = std::nullopt; // cases are not modelled
     } else if (!uniformTrips(parent)) {
       result = std::nullopt; // threads run different trips
@@ -423,24 +423,17 @@ bool BarrierKey::differentFrom(const BarrierKey &other) const {
 }
 
 std::optional<BarrierKey> checksync::barrierOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<BarrierKey>>(op)
-      .Case<InitOp, InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp,
-            TryWaitOp, TestWaitOp, Tcgen05CommitOp, PtrOp>(
-          [](auto typed) -> std::optional<BarrierKey> {
-            return keyOf(typed.getBarriers(), typed.getIndex());
-          })
-      .Default([](Operation *) { return std::nullopt; });
+  auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
+  if (!barrierOp)
+    return std::nullopt;
+  return keyOf(barrierOp.getBarrierGroup(), barrierOp.getBarrierIndex());
 }
 
 bool checksync::isRemoteBarrierUse(Operation *op) {
-  if (auto arrive = dyn_cast<ArriveOp>(op))
-    return arrive.isClusterForm();
-  if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
-    return arrive.isClusterForm();
-  if (auto expect = dyn_cast<ExpectTxOp>(op))
-    return isa<RemoteType>(expect.getBarriers().getType());
-  if (auto commit = dyn_cast<Tcgen05CommitOp>(op))
-    return commit.getMask() || isa<RemoteType>(commit.getBarriers().getType());
+  // mbarrier.ptr only forms an address: the op that consumes it (a bulk
+  // copy below) is the use.
+  if (auto barrierOp = dyn_cast<MBarrierOpInterface>(op))
+    return !isa<PtrOp>(op) && barrierOp.reachesAnotherCTA();
   if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
     return static_cast<bool>(copy.getMulticastMask());
   if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
@@ -463,40 +456,8 @@ bool checksync::isRemoteMemoryAccess(Operation *op) {
   return false;
 }
 
-/// The PTX of an inline-asm op, or "".
-static StringRef inlinePTX(Operation *op) {
-  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
-    return asmOp.getAsmString();
-  return "";
-}
-
-bool checksync::isClusterArrive(Operation *op, bool *relaxed) {
-  StringRef ptx = inlinePTX(op);
-  if (ptx.contains("barrier.cluster.arrive")) {
-    if (relaxed)
-      *relaxed = ptx.contains("barrier.cluster.arrive.relaxed");
-    return true;
-  }
-  if (isa<NVVM::ClusterArriveOp>(op)) {
-    if (relaxed)
-      *relaxed = false;
-    return true;
-  }
-  if (isa<NVVM::ClusterArriveRelaxedOp>(op)) {
-    if (relaxed)
-      *relaxed = true;
-    return true;
-  }
-  return false;
-}
-
-bool checksync::isClusterWait(Operation *op) {
-  return isa<NVVM::ClusterWaitOp>(op) ||
-         inlinePTX(op).contains("barrier.cluster.wait");
-}
-
 bool checksync::runsAtLeastOnce(Operation *op) {
-  if (op->getName().getStringRef() != "scf.for" || op->getNumOperands() < 3)
+  if (!isForLoop(op) || op->getNumOperands() < 3)
     return false;
   std::optional<int64_t> lb = constantOf(op->getOperand(0));
   std::optional<int64_t> ub = constantOf(op->getOperand(1));

@@ -211,30 +211,33 @@ bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
   // a multicast mask.
   Value rank, mask;
   std::optional<int64_t> rankAttr;
-  auto fromView = [&](Value barriers) {
-    auto view = barriers.getDefiningOp<RemoteViewOp>();
-    if (!view)
-      return false;
-    rank = view.getRank();
-    if (auto attr = view.getCtaRank())
-      rankAttr = *attr;
-    return true;
-  };
   bool known = false;
-  if (auto arrive = dyn_cast<ArriveOp>(op)) {
-    rank = arrive.getCtaId();
-    known = rank || fromView(arrive.getBarriers());
-  } else if (auto arrive = dyn_cast<ArriveExpectTxOp>(op)) {
-    rank = arrive.getCtaId();
-    known = rank || fromView(arrive.getBarriers());
-  } else if (auto expect = dyn_cast<ExpectTxOp>(op)) {
-    known = fromView(expect.getBarriers());
-  } else if (auto view = dyn_cast<RemoteViewOp>(op)) {
-    known = fromView(view.getResult());
-  } else if (auto commit = dyn_cast<Tcgen05CommitOp>(op)) {
-    mask = commit.getMask();
-    known = (mask && commit.getCtaGroup() != 2) ||
-            (!mask && fromView(commit.getBarriers()));
+  std::optional<BarrierTarget> target;
+  if (auto view = dyn_cast<RemoteViewOp>(op))
+    target = BarrierTarget::of(view.getResult());
+  else if (auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
+           barrierOp && !isa<PtrOp>(op)) // ptr: an address, not an arrival
+    target = barrierOp.getBarrierTarget();
+  if (target) {
+    rank = target->rank;
+    mask = target->mask;
+    if (target->constRank)
+      rankAttr = *target->constRank;
+    switch (target->kind) {
+    case BarrierTarget::Kind::Local:
+      break;
+    case BarrierTarget::Kind::RemoteView: // known through a remote_view
+      known = rank || rankAttr;
+      break;
+    case BarrierTarget::Kind::OnCta:
+      known = true;
+      break;
+    case BarrierTarget::Kind::Multicast: { // a 2-CTA commit: the pair's too
+      auto commit = dyn_cast<Tcgen05CommitOp>(op);
+      known = !commit || commit.getCtaGroup() != 2;
+      break;
+    }
+    }
   } else if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op)) {
     mask = copy.getMulticastMask();
     known = static_cast<bool>(mask);

@@ -19,6 +19,7 @@
 #ifndef MBARRIER_CONVERSION_SYNCMODEL_H
 #define MBARRIER_CONVERSION_SYNCMODEL_H
 
+#include "mbarrier/Analysis/SyncCheck/UpstreamOps.h"
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -174,10 +175,6 @@ bool isRemoteUse(SPMDModel &model, Operation *op);
 /// Whether `op` accesses another CTA's shared memory through a
 /// `.shared::cluster` pointer (ptr<7>): loads and stores.
 bool isRemoteMemoryAccess(Operation *op);
-/// Cluster-wide barriers (barrier.cluster): arrive (release unless relaxed)
-/// and wait, as NVVM ops or in inline PTX.
-bool isClusterArrive(Operation *op, bool *relaxed = nullptr);
-bool isClusterWait(Operation *op);
 
 /// Reports of the checker, one per op and message, emitted at the end so
 /// that a loop walked twice reports once (the last walk wins), and once per
