@@ -238,8 +238,10 @@ def test_cli_prints_the_warnings_before_the_error(tmp_path):
                            "--emit", "ptx"], capture_output=True, text=True)
     assert proc.returncode == 1
     warning = proc.stderr.index(f"{src}:20:5: warning: may use a barrier after mbarrier.inval")
-    error = proc.stderr.index("mbarrier-compile: error:")
+    # The error reads as compilers print it: file:line:col: error: message.
+    error = proc.stderr.index(": error: ")
     assert warning < error, proc.stderr
+    assert proc.stderr[:error].rsplit("\n", 1)[-1].startswith(str(src)), proc.stderr
     assert "arrives 32 times" in proc.stderr[error:]
     assert proc.stderr.count("may use a barrier after mbarrier.inval") == 1
 
