@@ -30,13 +30,9 @@ static LogicalResult
 verifyPipeParameters(function_ref<InFlightDiagnostic()> emitError,
                      int64_t depth, int64_t producers, int64_t consumers,
                      int64_t clusterX, int64_t clusterY, Multicast multicast) {
-  if (depth < 1) {
-    InFlightDiagnostic diag = emitError()
-                              << "a pipe needs at least one stage";
-    if (depth < 0)
-      diag << ", got " << depth;
-    return diag;
-  }
+  if (depth < 1)
+    return withNegative(emitError() << "a pipe needs at least one stage",
+                        depth);
   if (depth > int64_t(kMaxDepth / 2)) {
     SmallString<24> bytes;
     (APInt(128, depth) * 16).toStringUnsigned(bytes);

@@ -10,13 +10,9 @@ using namespace mlir::mbarrier;
 
 static LogicalResult verifyDepth(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t depth) {
-  if (depth < 1) {
-    InFlightDiagnostic diag = emitError()
-                              << "an mbarrier group needs at least one barrier";
-    if (depth < 0)
-      diag << ", got " << depth;
-    return diag;
-  }
+  if (depth < 1)
+    return withNegative(
+        emitError() << "an mbarrier group needs at least one barrier", depth);
   if (depth > kMaxDepth) {
     SmallString<24> bytes;
     (APInt(128, depth) * 8).toStringUnsigned(bytes);
