@@ -366,3 +366,16 @@ func.func @state_from_outside_taken_in_a_parallel_loop(%p: !mbarrier.pipe<2, arr
   }
   return
 }
+
+// -----
+
+// A tail takes the stages after its state: nothing takes that state again.
+func.func @state_taken_after_its_tail(%p: !mbarrier.pipe<2, arrive>) {
+  %st = mbarrier.pipe.start : !mbarrier.pipe_state<producer>
+  // expected-note @+1 {{taken here}}
+  mbarrier.pipe.tail %p, %st : !mbarrier.pipe<2, arrive>
+  // expected-error @+1 {{'mbarrier.pipe.acquire' op takes a state that 'mbarrier.pipe.tail' already took on this pipe: a tail takes the last stages of a side (each state names one stage and phase)}}
+  %slot, %next = mbarrier.pipe.acquire %p, %st : !mbarrier.pipe<2, arrive>
+  mbarrier.pipe.commit %p[%slot] : !mbarrier.pipe<2, arrive>
+  return
+}

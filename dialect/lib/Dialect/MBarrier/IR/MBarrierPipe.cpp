@@ -31,7 +31,8 @@ verifyPipeParameters(function_ref<InFlightDiagnostic()> emitError,
                      int64_t depth, int64_t producers, int64_t consumers,
                      int64_t clusterX, int64_t clusterY, Multicast multicast) {
   if (depth < 1)
-    return emitError() << "a pipe needs at least one stage, got " << depth;
+    return withNegative(emitError() << "a pipe needs at least one stage",
+                        depth);
   if (depth > int64_t(kMaxDepth / 2)) {
     SmallString<24> bytes;
     (APInt(128, depth) * 16).toStringUnsigned(bytes);
@@ -528,11 +529,13 @@ LogicalResult PipeCommitOp::verify() {
                               << " bytes on the full barrier, but ";
     if (paths->size() > 1)
       diag << "on one of its " << paths->size() << " paths ";
+    StringRef outcome =
+        path.total < *bytes ? "never complete" : "complete early";
+    StringRef parts =
+        path.parts.empty() ? StringRef("no copy") : StringRef(path.parts);
     diag << "the copies into this slot land " << path.total
-         << " bytes in each receiving CTA ("
-         << (path.parts.empty() ? "no copy" : path.parts)
-         << "): the phase would "
-         << (path.total < *bytes ? "never complete" : "complete early");
+         << " bytes in each receiving CTA (" << parts
+         << "): the phase would " << outcome;
     return diag;
   }
   return verifyPipeLinearity(*this);

@@ -11,8 +11,8 @@ using namespace mlir::mbarrier;
 static LogicalResult verifyDepth(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t depth) {
   if (depth < 1)
-    return emitError() << "an mbarrier group needs at least one barrier, got "
-                       << depth;
+    return withNegative(
+        emitError() << "an mbarrier group needs at least one barrier", depth);
   if (depth > kMaxDepth) {
     SmallString<24> bytes;
     (APInt(128, depth) * 8).toStringUnsigned(bytes);

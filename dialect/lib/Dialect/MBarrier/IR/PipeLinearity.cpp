@@ -576,8 +576,11 @@ LogicalResult Linearity::elsewhere(Operation *user) {
   InFlightDiagnostic diag = slot ? slotError()
                             : isPipeOp(user) ? user->emitOpError()
                                              : emitError(user->getLoc());
-  diag << (slot ? "is used" : "uses a pipe state defined")
-       << " in another block of the region: pipe states and slots follow "
+  if (slot)
+    diag << "is used";
+  else
+    diag << "uses a pipe state defined";
+  diag << " in another block of the region: pipe states and slots follow "
           "structured control flow (scf.for, scf.if, scf.while)";
   diag.attachNote(user->getLoc()) << "used here";
   return diag;

@@ -89,6 +89,15 @@ unsigned getDepth(Type barrierType);
 /// The value of `value` when it is an integer constant (sign-extended).
 std::optional<int64_t> getConstantInt(Value value);
 
+/// `diag` (a number below its minimum) ending with the number as the user
+/// wrote it when it is negative: ", got -1".
+inline InFlightDiagnostic withNegative(InFlightDiagnostic &&diag,
+                                       int64_t value) {
+  if (value < 0)
+    diag << ", got " << value;
+  return std::move(diag);
+}
+
 /// Limits of the mbarrier object (PTX ISA, "Contents of the mbarrier object").
 inline constexpr int64_t kMaxArriveCount = (1 << 20) - 1;
 inline constexpr int64_t kMaxTxCount = (1 << 20) - 1;
