@@ -26,8 +26,11 @@ using namespace mlir::mbarrier;
 // below checks the operand and block argument counts it relies on.
 
 /// Operand `i` of the terminator (scf.yield, or the values of scf.condition)
-/// of `region`'s block, if it has one.
-static Value yielded(Region &region, unsigned i) {
+/// of the block of region `r` of `op`, if it has one.
+static Value yielded(Operation *op, unsigned r, unsigned i) {
+  if (r >= op->getNumRegions())
+    return {};
+  Region &region = op->getRegion(r);
   if (!region.hasOneBlock() || region.front().empty())
     return {};
   Operation *term = &region.front().back();
@@ -54,12 +57,12 @@ static bool carriedFrom(Value v, SmallVectorImpl<Value> &from) {
     unsigned i = result.getResultNumber();
     if (isa<scf::ForOp>(op)) {
       push(operand(op, 3 + i));
-      push(yielded(op->getRegion(0), i));
+      push(yielded(op, 0, i));
     } else if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
-      for (Region &region : op->getRegions())
-        push(yielded(region, i));
+      for (unsigned r = 0; r < op->getNumRegions(); ++r)
+        push(yielded(op, r, i));
     } else if (isa<scf::WhileOp>(op)) {
-      push(yielded(op->getRegion(0), i));
+      push(yielded(op, 0, i));
     } else {
       return false;
     }
@@ -74,13 +77,13 @@ static bool carriedFrom(Value v, SmallVectorImpl<Value> &from) {
     if (i == 0) // the induction variable
       return false;
     push(operand(op, 2 + i));
-    push(yielded(op->getRegion(0), i - 1));
+    push(yielded(op, 0, i - 1));
   } else if (isa<scf::WhileOp>(op)) {
-    if (arg.getParentRegion() == &op->getRegion(0)) {
+    if (arg.getParentRegion()->getRegionNumber() == 0) {
       push(operand(op, i));
-      push(yielded(op->getRegion(1), i));
+      push(yielded(op, 1, i));
     } else {
-      push(yielded(op->getRegion(0), i));
+      push(yielded(op, 0, i));
     }
   } else {
     return false;
@@ -121,7 +124,7 @@ static std::string describeCarried(Value v) {
        << " into its body";
   else if (isa_and_nonnull<scf::WhileOp>(op))
     os << "carried by the scf.while into its "
-       << (arg.getParentRegion() == &op->getRegion(0) ? "before" : "after")
+       << (arg.getParentRegion()->getRegionNumber() == 0 ? "before" : "after")
        << " region as argument #" << arg.getArgNumber();
   else
     os << "a block argument";
@@ -405,7 +408,7 @@ LogicalResult Linearity::visit(Operation *op, Path &path, Operation *loop) {
     path = *joined;
     return success();
   }
-  if (isa<scf::ExecuteRegionOp>(op))
+  if (isa<scf::ExecuteRegionOp>(op) && op->getNumRegions() == 1)
     return walkRegion(op->getRegion(0), path, loop);
   // A loop, or an op whose regions may run any number of times.
   Path inside = path;
