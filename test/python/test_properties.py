@@ -105,8 +105,11 @@ def test_legal_sequences_verify_lower_and_assemble(ops, phase_offset):
             warnings.simplefilter("ignore", SyncCheckWarning)
             k.compile(emit="nvvm")
     except CompileError as e:  # the checker's located diagnostics, nothing else
-        assert e.diagnostics and str(e) == "\n".join(e.diagnostics)
-        assert all(re.match(r"\S+:\d+:\d+: (error|note): ", line) for line in str(e).splitlines())
+        # The error (its diagnostics), then the warnings the error keeps.
+        assert e.diagnostics and e.message == "\n".join(e.diagnostics)
+        assert str(e) == "\n".join([e.message, *e.warnings])
+        assert all(re.match(r"\S+:\d+:\d+: (error|note|warning): ", line)
+                   for line in str(e).splitlines())
     ptx = compiled.ptx
     if any(op[0] in REMOTE_ARRIVALS for op in ops):
         assert "mapa.shared::cluster" in ptx and "shared::cluster.b64 _," in ptx
