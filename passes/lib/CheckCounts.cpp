@@ -35,6 +35,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -587,7 +588,10 @@ bool lapsRing(const BarrierKey &key, Operation *loop) {
   std::optional<int64_t> step = constantOf(loop->getOperand(2));
   if (!lb || !ub || !step || *step < 1)
     return stages >= 1; // a trip count known at run time only
-  return stages >= 1 && *ub > *lb && (*ub - *lb + *step - 1) / *step > stages;
+  std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+  if (!span)
+    return stages >= 1;
+  return stages >= 1 && *span > 0 && (*span - 1) / *step + 1 > stages;
 }
 
 void Counter::checkRunAhead() {

@@ -34,7 +34,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -66,10 +66,9 @@ int64_t perCTA(const llvm::BitVector &set, SPMDModel &model) {
 //===----------------------------------------------------------------------===//
 
 /// Whether `op` of a structured kernel certainly executes whenever the
-/// kernel runs: each region
-/// around it is entered (an scf.if branch that some thread takes, the body
-/// of an scf.for that runs at least once, an scf.while's condition), and an
-/// arrival's `if %pred` holds somewhere.
+/// kernel runs: each region around it is entered (an scf.if branch that
+/// some thread takes, the body of an scf.for that runs at least once, an
+/// scf.while's condition), and an arrival's `if %pred` holds somewhere.
 bool certainlyExecuted(Operation *op, FunctionOpInterface fn,
                        SPMDModel &model) {
   for (Operation *child = op, *parent = op->getParentOp(); parent != fn;
@@ -428,11 +427,12 @@ std::optional<SmallVector<int64_t>> initIndices(const BarrierKey &key) {
   std::optional<int64_t> lb = constantOf(loop->getOperand(0));
   std::optional<int64_t> ub = constantOf(loop->getOperand(1));
   std::optional<int64_t> step = constantOf(loop->getOperand(2));
-  if (!lb || !ub || !step || *step < 1 || (*ub - *lb) / *step > 64)
+  std::optional<int64_t> span = lb && ub ? llvm::checkedSub(*ub, *lb) : std::nullopt;
+  if (!span || !step || *step < 1 || *span / *step > 64)
     return std::nullopt;
   SmallVector<int64_t> values;
-  for (int64_t i = *lb; i < *ub; i += *step)
-    values.push_back(i);
+  for (int64_t k = 0; *span > 0 && k <= (*span - 1) / *step; ++k)
+    values.push_back(*lb + k * *step); // below ub: no overflow
   return values;
 }
 
@@ -524,7 +524,7 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
           }
       }
       // Decided by the last walk (a loop's body is walked twice).
-      if (error || warning)
+      if ((error || warning) && shown)
         decisions[op] = {error, shown->init, shown->by};
       else
         decisions.erase(op);
