@@ -34,6 +34,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -119,6 +120,14 @@ private:
   void collectCopies(PtrOp ptr);
   bool closedWorld(Value root);
   std::optional<PerRank> perRank(const Event &event);
+  /// perRank, once per event (checkParity asks for each wait).
+  const std::optional<PerRank> &perRankOnce(const Event &event) {
+    auto key = std::make_pair(event.op, event.arrival);
+    auto it = perRankMemo.find(key);
+    if (it == perRankMemo.end())
+      it = perRankMemo.try_emplace(key, perRank(event)).first;
+    return it->second;
+  }
   std::optional<int64_t> initCount(const BarrierKey &key);
   void checkArrivals();
   void checkParity();
@@ -138,6 +147,15 @@ private:
   SmallVector<Operation *> waits;
   // Groups whose barriers something unknown may arrive on or complete tx on.
   SmallVector<Value> openGroups, openTx;
+  std::map<std::pair<Operation *, bool>, std::optional<PerRank>> perRankMemo;
+  llvm::DenseMap<Value, bool> closedMemo;
+  llvm::DenseMap<Value, SmallVector<std::pair<InitOp, BarrierKey>>> initsByRoot;
+  bool closedWorldOnce(Value root) {
+    auto it = closedMemo.find(root);
+    if (it == closedMemo.end())
+      it = closedMemo.try_emplace(root, closedWorld(root)).first;
+    return it->second;
+  }
 };
 
 void Counter::collect() {
@@ -285,11 +303,16 @@ std::optional<PerRank> Counter::perRank(const Event &e) {
 }
 
 std::optional<int64_t> Counter::initCount(const BarrierKey &key) {
+  // The inits of each group, with their keys, once.
+  if (initsByRoot.empty())
+    for (InitOp init : inits) {
+      BarrierKey k = keyOf(init.getBarriers(), init.getIndex());
+      initsByRoot[k.root].push_back({init, k});
+    }
   std::optional<int64_t> count;
   bool any = false;
-  for (InitOp init : inits) {
-    BarrierKey k = keyOf(init.getBarriers(), init.getIndex());
-    if (k.root != key.root || k.differentFrom(key))
+  for (auto &[init, k] : initsByRoot.lookup(key.root)) {
+    if (k.differentFrom(key))
       continue;
     std::optional<int64_t> c = constantOf(init.getCount());
     if (!c || (any && c != count))
@@ -513,12 +536,12 @@ void Counter::checkParity() {
     // body and divides evenly.
     std::optional<int64_t> phases;
     const ExecSet &waiters = model.execSet(w);
-    if (!inLoop.empty() && count && *count > 0 && closedWorld(key.root) &&
+    if (!inLoop.empty() && count && *count > 0 && closedWorldOnce(key.root) &&
         waiters && !inAnyLoop) {
       PerRank total(model.ranks(), 0);
       bool known = true;
       for (const Event *e : inLoop) {
-        std::optional<PerRank> amounts = perRank(*e);
+        const std::optional<PerRank> &amounts = perRankOnce(*e);
         if (!amounts || e->context != loop || !e->key.sameAs(key)) {
           known = false;
           break;
@@ -576,11 +599,39 @@ bool synchronizesIn(Operation *loop) {
       .wasInterrupted();
 }
 
+/// Whether a loop can take more trips than the barriers `key`'s index
+/// ranges over (a ring of stages): its index's range is known, and the
+/// loop's trip count is not a constant within it.
+bool lapsRing(const BarrierKey &key, Operation *loop) {
+  if (!key.range || loop->getName().getStringRef() != "scf.for" ||
+      loop->getNumOperands() < 3)
+    return false;
+  int64_t stages = key.range->second - key.range->first;
+  std::optional<int64_t> lb = constantOf(loop->getOperand(0));
+  std::optional<int64_t> ub = constantOf(loop->getOperand(1));
+  std::optional<int64_t> step = constantOf(loop->getOperand(2));
+  if (!lb || !ub || !step || *step < 1)
+    return stages >= 1; // a trip count known at run time only
+  std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+  if (!span)
+    return stages >= 1;
+  return stages >= 1 && *span > 0 && (*span - 1) / *step + 1 > stages;
+}
+
 void Counter::checkRunAhead() {
+  llvm::DenseMap<Operation *, bool> synchronizes; // per loop
   for (const Event &e : arrivals) {
     Operation *loop = e.context;
-    if (loop == fn.getOperation() || isa<Tcgen05CommitOp>(e.op) ||
-        !invariantIn(e.key.index, loop) || synchronizesIn(loop))
+    if (loop == fn.getOperation() || isa<Tcgen05CommitOp>(e.op))
+      continue;
+    // The same barrier every trip, or the stages of a ring the loop laps.
+    bool ring = !invariantIn(e.key.index, loop);
+    if (ring && !lapsRing(e.key, loop))
+      continue;
+    auto [sync, inserted] = synchronizes.try_emplace(loop, false);
+    if (inserted)
+      sync->second = synchronizesIn(loop);
+    if (sync->second)
       continue;
     // Someone waits on the barrier phase after phase.
     bool waitedInLoop = llvm::any_of(waits, [&](Operation *w) {
@@ -590,6 +641,16 @@ void Counter::checkRunAhead() {
     });
     if (!waitedInLoop)
       continue;
+    if (ring) {
+      out.report(e.op, Severity::Warning, 50)
+          << "arrives on the stages of a ring in every trip of a loop that "
+             "never waits, and the loop can take more trips than the ring "
+             "has stages: nothing keeps it from lapping the threads that "
+             "wait on these barriers and reusing a stage they have not "
+             "released (wait on the stage's empty barrier before reusing "
+             "it)";
+      continue;
+    }
     out.report(e.op, Severity::Warning, 50)
         << "arrives on the barrier in every trip of a loop that never waits: "
            "nothing keeps it from running two or more phases ahead of the "

@@ -34,7 +34,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -65,14 +65,12 @@ int64_t perCTA(const llvm::BitVector &set, SPMDModel &model) {
 // Never initialized
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` certainly executes whenever the kernel runs: each region
-/// around it is entered (an scf.if branch that some thread takes, the body
-/// of an scf.for that runs at least once, an scf.while's condition), and an
-/// arrival's `if %pred` holds somewhere.
+/// Whether `op` of a structured kernel certainly executes whenever the
+/// kernel runs: each region around it is entered (an scf.if branch that
+/// some thread takes, the body of an scf.for that runs at least once, an
+/// scf.while's condition), and an arrival's `if %pred` holds somewhere.
 bool certainlyExecuted(Operation *op, FunctionOpInterface fn,
                        SPMDModel &model) {
-  if (!isKernelFunction(fn) || !isStructured(fn))
-    return false;
   for (Operation *child = op, *parent = op->getParentOp(); parent != fn;
        child = parent, parent = parent->getParentOp()) {
     if (!parent)
@@ -94,7 +92,7 @@ bool certainlyExecuted(Operation *op, FunctionOpInterface fn,
     }
   }
   if (isa<ArriveOp, ArriveExpectTxOp>(op)) {
-    ExecSet points = actingPoints(op, model);
+    const ExecSet &points = actingPoints(op, model);
     return points && points->any();
   }
   return true;
@@ -211,6 +209,7 @@ void checkNeverInitialized(FunctionOpInterface fn, SPMDModel &model,
   fn->walk<WalkOrder::PreOrder>(
       [&](Operation *op) { order.try_emplace(op, order.size()); });
 
+  bool kernel = isKernelFunction(fn) && isStructured(fn);
   for (auto &[group, roots] : classes) {
     SmallVector<Use> uses;
     if (!llvm::all_of(roots, [&](Value root) { return usesInSight(root, uses); }))
@@ -237,7 +236,7 @@ void checkNeverInitialized(FunctionOpInterface fn, SPMDModel &model,
       return order.lookup(a->op) < order.lookup(b->op);
     });
     const Use *const *sure = llvm::find_if(never, [&](const Use *use) {
-      return certainlyExecuted(use->op, fn, model);
+      return kernel && certainlyExecuted(use->op, fn, model);
     });
     bool certain = sure != never.end();
     const Use *first = certain ? *sure : never.front();
@@ -428,11 +427,12 @@ std::optional<SmallVector<int64_t>> initIndices(const BarrierKey &key) {
   std::optional<int64_t> lb = constantOf(loop->getOperand(0));
   std::optional<int64_t> ub = constantOf(loop->getOperand(1));
   std::optional<int64_t> step = constantOf(loop->getOperand(2));
-  if (!lb || !ub || !step || *step < 1 || (*ub - *lb) / *step > 64)
+  std::optional<int64_t> span = lb && ub ? llvm::checkedSub(*ub, *lb) : std::nullopt;
+  if (!span || !step || *step < 1 || *span / *step > 64)
     return std::nullopt;
   SmallVector<int64_t> values;
-  for (int64_t i = *lb; i < *ub; i += *step)
-    values.push_back(i);
+  for (int64_t k = 0; *span > 0 && k <= (*span - 1) / *step; ++k)
+    values.push_back(*lb + k * *step); // below ub: no overflow
   return values;
 }
 
@@ -445,7 +445,7 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
     Operation *init;
     llvm::BitVector by;
   };
-  llvm::MapVector<Operation *, Decision> decisions;
+  llvm::DenseMap<Operation *, Decision> decisions;
   auto visit = [&](Operation *op, InitState &state) {
     std::optional<BarrierKey> key = barrierOf(op);
     if (isa<InitOp>(op)) {
@@ -489,7 +489,7 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
       } else {
         complete = false;
       }
-      ExecSet users = actingPoints(op, model);
+      const ExecSet &users = actingPoints(op, model);
       // Users that did not initialize it; an error needs one in a warp with
       // no initializer (within the initializer's own warp the race is one
       // the memory model has but current hardware does not show).
@@ -524,7 +524,7 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
           }
       }
       // Decided by the last walk (a loop's body is walked twice).
-      if (error || warning)
+      if ((error || warning) && shown)
         decisions[op] = {error, shown->init, shown->by};
       else
         decisions.erase(op);
@@ -545,11 +545,14 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
     return std::make_pair(!decisions.find(use)->second.error, order.lookup(use));
   };
   llvm::MapVector<Operation *, Operation *> firstUse; // init -> use
-  for (auto &[use, decision] : decisions) {
-    auto [it, inserted] = firstUse.try_emplace(decision.init, use);
+  fn->walk<WalkOrder::PreOrder>([&](Operation *use) {
+    auto decision = decisions.find(use);
+    if (decision == decisions.end())
+      return;
+    auto [it, inserted] = firstUse.try_emplace(decision->second.init, use);
     if (!inserted && rank(use) < rank(it->second))
       it->second = use;
-  }
+  });
   for (auto &[init, use] : firstUse) {
     const Decision &decision = decisions.find(use)->second;
     if (decision.error)

@@ -47,23 +47,24 @@ constexpr uint8_t kUnpublished = kUnfenced | kFenced | kArrived;
 // Class 2 states.
 enum : uint8_t { kClean = 1, kPending = 2 };
 
-/// A map from keys to state masks, absent = `fallback`.
+/// A map from keys to state masks, absent = `fallback`. `Same` gives each
+/// key an identity that is equal exactly for the keys that are the same, so
+/// that a lookup is a hash (a state holds every barrier of the kernel, and
+/// each scf.if merges whole states).
 template <typename Key, typename Same>
 struct MaskMap {
   SmallVector<std::pair<Key, uint8_t>> entries;
+  llvm::DenseMap<std::tuple<const void *, int64_t, int64_t>, unsigned> index;
   uint8_t get(const Key &key, uint8_t fallback) const {
-    for (auto &[k, m] : entries)
-      if (Same()(k, key))
-        return m;
-    return fallback;
+    auto it = index.find(Same()(key));
+    return it == index.end() ? fallback : entries[it->second].second;
   }
   void set(const Key &key, uint8_t mask) {
-    for (auto &[k, m] : entries)
-      if (Same()(k, key)) {
-        m = mask;
-        return;
-      }
-    entries.push_back({key, mask});
+    auto [it, inserted] = index.try_emplace(Same()(key), entries.size());
+    if (inserted)
+      entries.push_back({key, mask});
+    else
+      entries[it->second].second = mask;
   }
   bool operator==(const MaskMap &other) const {
     if (entries.size() != other.entries.size())
@@ -75,13 +76,20 @@ struct MaskMap {
   }
 };
 
+/// The identity of a barrier: the keys that `sameAs` each other share it
+/// (the group, and the constant index or else the SSA index).
 struct SameKey {
-  bool operator()(const BarrierKey &a, const BarrierKey &b) const {
-    return a.sameAs(b);
+  std::tuple<const void *, int64_t, int64_t> operator()(const BarrierKey &k) const {
+    if (k.constIndex)
+      return {k.root.getAsOpaquePointer(), 1, *k.constIndex};
+    return {k.root.getAsOpaquePointer(), 0,
+            reinterpret_cast<intptr_t>(k.index.getAsOpaquePointer())};
   }
 };
 struct SameValue {
-  bool operator()(Value a, Value b) const { return a == b; }
+  std::tuple<const void *, int64_t, int64_t> operator()(Value v) const {
+    return {v.getAsOpaquePointer(), 0, 0};
+  }
 };
 
 struct LifeState {

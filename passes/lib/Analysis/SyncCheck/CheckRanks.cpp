@@ -42,7 +42,7 @@ void checksync::checkRanks(FunctionOpInterface fn, SPMDModel &model,
     auto [rank, namedBy] = targetRank(op);
     if (!rank || getConstantInt(rank))
       return; // none, or the verifier's
-    ExecSet points = actingPoints(op, model);
+    const ExecSet &points = actingPoints(op, model);
     if (!points)
       return;
     for (unsigned b : points->set_bits()) {

@@ -465,24 +465,34 @@ bool checksync::runsAtLeastOnce(Operation *op) {
   return lb && ub && step && *step > 0 && *lb < *ub;
 }
 
-ExecSet checksync::actingPoints(Operation *op, SPMDModel &model) {
-  ExecSet set = model.execSet(op);
+const ExecSet &checksync::actingPoints(Operation *op, SPMDModel &model) {
+  return model.actingPoints(op);
+}
+
+const ExecSet &SPMDModel::actingPoints(Operation *op) {
+  if (auto it = actingSets.find(op); it != actingSets.end())
+    return it->second;
+  ExecSet set = execSet(op);
   Value pred;
   if (auto arrive = dyn_cast<ArriveOp>(op))
     pred = arrive.getPred();
   else if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
     pred = arrive.getPred();
-  if (!set || !pred)
-    return set;
-  llvm::BitVector holds(set->size());
-  for (unsigned b : set->set_bits()) {
-    std::optional<int64_t> value = model.evalInt(pred, model.point(b));
-    if (!value)
-      return std::nullopt;
-    if (*value)
-      holds.set(b);
+  if (set && pred) {
+    llvm::BitVector holds(set->size());
+    for (unsigned b : set->set_bits()) {
+      std::optional<int64_t> value = evalInt(pred, point(b));
+      if (!value) {
+        set = std::nullopt;
+        break;
+      }
+      if (*value)
+        holds.set(b);
+    }
+    if (set)
+      set = std::move(holds);
   }
-  return holds;
+  return actingSets.emplace(op, std::move(set)).first->second;
 }
 
 bool checksync::isStructured(FunctionOpInterface fn) {

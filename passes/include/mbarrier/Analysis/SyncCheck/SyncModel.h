@@ -69,6 +69,8 @@ public:
   const ExecSet &execSet(Operation *op);
   /// The executing set of the ops directly inside `region`.
   const ExecSet &regionSet(Region *region);
+  /// The executing set of `op` where its `if %pred` (an arrival's) holds.
+  const ExecSet &actingPoints(Operation *op);
 
   size_t bit(Point p) const { return p.rank * numThreads + p.tid; }
   Point point(size_t bit) const {
@@ -127,6 +129,7 @@ private:
   bool hasCluster = false;
   Operation *root;
   std::map<Region *, ExecSet> regionSets; // stable references
+  std::map<Operation *, ExecSet> actingSets;
   llvm::DenseMap<Operation *, ExecSet> electSets;
   std::optional<llvm::DenseSet<Value>> varying; // not uniform
   llvm::DenseMap<Operation *, bool> ownTargets;  // targetsOwnCTA, per op
@@ -231,8 +234,9 @@ Operation *inlineCallees(FunctionOpInterface fn);
 /// arrived on, initialized or invalidated.
 bool isOpaqueCall(Operation *op);
 /// The points that execute `op` and, for an arrival with `if %pred`, where
-/// the predicate holds; none where unknown.
-ExecSet actingPoints(Operation *op, SPMDModel &model);
+/// the predicate holds; none where unknown (SPMDModel::actingPoints, once
+/// per op).
+const ExecSet &actingPoints(Operation *op, SPMDModel &model);
 
 /// The analyses, one per class family (docs/checker.md).
 void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
