@@ -60,6 +60,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
+from gemm_shapes import check_shape  # noqa: F401  (MLIR-free: run.py imports it too)
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import Kernel, MBarrier, Pipeline, TMABar, for_range, if_else, if_then
 from mbarrier_dialect.lang.pipeline import StageBuffer
@@ -84,6 +85,12 @@ class Config:
     # first version's hand-written TMABar/MBarrier ring, kept for the
     # measured comparison (bench/gemm/README.md).
     barriers: str = "pipe"
+    # A persistent kernel: one CTA per SM (``grid(M, N, sms)``) walks the
+    # output tiles (``tile = %ctaid.x + i * %nctaid.x``, the raster below),
+    # the pipe's producer and consumer states carried across tiles, so the
+    # ring never drains between them: the producer loads the next tile's
+    # first stages while the consumers store this one.
+    persistent: bool = False
     # pipe: K tiles per trip of the consumer loop. A slot is released in the
     # trip that waited on it, so the last tile of a trip waits for its own
     # wgmmas (wait_group 0) before the next trip issues more; unroll=2 keeps
@@ -118,6 +125,11 @@ class Config:
                                         self.full_wait) != (None, None, "all"):
             raise ValueError("release_sem, full_wait_scope and full_wait are knobs of the raw "
                              "ring (barriers='raw'): a pipe derives its waits and releases")
+        if not isinstance(self.persistent, bool):
+            raise TypeError(f"persistent is a bool (a build-time choice), got "
+                            f"{type(self.persistent).__name__}")
+        if self.barriers == "raw" and self.persistent:
+            raise ValueError("persistent is a knob of the pipe ring (barriers='pipe')")
         if self.barriers == "raw" and (self.unroll != 1 or self.lag):
             raise ValueError("unroll and lag are knobs of the pipe ring (barriers='pipe')")
         if not isinstance(self.lag, bool):
@@ -158,13 +170,21 @@ class Config:
         c = f"_c{self.cluster}" if self.cluster > 1 else ""
         u = f"_u{self.unroll}" if self.unroll > 1 else ""
         raw = "_raw" if self.barriers == "raw" else ""
-        return f"gemm_128x{self.bn}x64_s{self.stages}{c}{u}_{self.out}{raw}"
+        p = "_p" if self.persistent else ""
+        return f"gemm_128x{self.bn}x64_s{self.stages}{c}{u}{p}_{self.out}{raw}"
 
-    def grid(self, M: int, N: int) -> int:
-        """CTAs for an M x N output: M tiles padded to whole clusters."""
+    def tiles(self, M: int, N: int) -> int:
+        """Output tiles of an M x N output: M tiles padded to whole clusters."""
         tm = -(-M // BM)
         tm = -(-tm // self.cluster) * self.cluster
         return tm * -(-N // self.bn)
+
+    def grid(self, M: int, N: int, sms: int = 132) -> int:
+        """CTAs to launch for an M x N output: one per tile, or (persistent)
+        one per SM, whole clusters, at most one per tile."""
+        if not self.persistent:
+            return self.tiles(M, N)
+        return min(self.tiles(M, N), sms - sms % self.cluster)
 
 
 # -- small helpers the frontend does not have (yet) ---------------------------
@@ -256,16 +276,18 @@ def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
 # -- the kernel ----------------------------------------------------------------
 
 def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None,
-          name: str | None = None, source_params: bool = False, **overrides) -> Kernel:
+          name: str | None = None, source_params: bool = False, sms: int = 132,
+          **overrides) -> Kernel:
     """The GEMM kernel ``gemm(tmap_a, tmap_b, c, M, N, K)``; its declared
     grid covers M x N (launch with ``cfg.grid(M, N)`` CTAs for other shapes).
     ``tmap_a`` describes A (M x K bf16, box 128 x 64, 128-byte swizzle),
     ``tmap_b`` B (N x K bf16, box bn/cluster x 64, 128-byte swizzle).
     `source_params` adds two leading, unused ``a`` and ``b`` pointers: a
-    manifest names the buffer of a tensor map as an argument before it."""
+    manifest names the buffer of a tensor map as an argument before it.
+    `sms`: the SMs a persistent kernel's declared grid fills."""
     cfg = dataclasses.replace(cfg or Config(), **overrides)
     CS, BN, S = cfg.cluster, cfg.bn, cfg.stages
-    with Kernel(name or cfg.name, block=THREADS, grid=cfg.grid(M, N), chip="sm_90a",
+    with Kernel(name or cfg.name, block=THREADS, grid=cfg.grid(M, N, sms), chip="sm_90a",
                 cluster=CS if CS > 1 else None,
                 params=[("a", "ptr"), ("b", "ptr")] * source_params +
                 [("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr"),
@@ -299,12 +321,25 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
         tiles_m = (Mp + (BM - 1)) // BM
         tiles_m = (tiles_m + (CS - 1)) // CS * CS
         tiles_n = (Np + (BN - 1)) // BN
-        bid = k.block_rank()
         per_group = tiles_n * cfg.group_m
-        first_m = (bid // per_group) * cfg.group_m
-        rows = lang.select(tiles_m - first_m < cfg.group_m, tiles_m - first_m, cfg.group_m)
-        tile_m = first_m + (bid % per_group) % rows
-        tile_n = (bid % per_group) // rows
+
+        def raster(vb):
+            """(tile_m, tile_n) of the linear tile `vb` (a block id)."""
+            first_m = (vb // per_group) * cfg.group_m
+            rows = lang.select(tiles_m - first_m < cfg.group_m, tiles_m - first_m, cfg.group_m)
+            return first_m + (vb % per_group) % rows, (vb % per_group) // rows
+
+        def each_tile(carry):
+            """This CTA's tiles: its own block's, or (persistent) every
+            %nctaid.x-th from its block id on, `carry` through the loop.
+            The grid is whole clusters, so a cluster's CTAs walk the same
+            number of tiles, each the same N tile as its peers."""
+            if not cfg.persistent:
+                yield raster(k.block_rank())
+                return
+            for vb in lang.range(k.block_rank(), tiles_m * tiles_n, k.block_count(),
+                                 carry=carry):
+                yield raster(vb)
 
         tid = k.thread_rank()
         wg = tid // 128
@@ -315,10 +350,16 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                 lang.prefetch_tensormap(k.param("tmap_a"))
                 lang.prefetch_tensormap(k.param("tmap_b"))
                 rank = k.cluster_rank() if CS > 1 else lang.const(0)
-                b_row = tile_n * BN + rank * cfg.b_box_rows
                 if cfg.barriers == "pipe":
-                    _pipe_producer(k, cfg, pipe, a_ring, b_ring, k_tiles, tile_m, b_row, rank)
+                    producer = pipe.producer()
+                    for tile_m, tile_n in each_tile([producer]):
+                        b_row = tile_n * BN + rank * cfg.b_box_rows
+                        _pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m,
+                                       b_row, rank)
+                    producer.tail()                # every stage released before exit
                 else:
+                    ((tile_m, tile_n),) = each_tile([])
+                    b_row = tile_n * BN + rank * cfg.b_box_rows
                     _raw_producer(k, cfg, pool, full, empty, a_ring, b_ring, k_tiles, tile_m,
                                   b_row, rank)
         with role.otherwise():                     # ---- consumer warpgroups
@@ -326,10 +367,14 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             cw = wg - 1                            # 0 or 1: rows 64*cw .. of the tile
             wtid = tid % 128
             if cfg.barriers == "pipe":
-                acc = _pipe_consumer(cfg, pipe, a_ring, b_ring, k_tiles, cw, wtid)
+                consumer = pipe.consumer()
+                for tile_m, tile_n in each_tile([consumer]):
+                    acc = _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid)
+                    store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
             else:
+                ((tile_m, tile_n),) = each_tile([])
                 acc = _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg)
-            store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
+                store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
         k.epilogue()                               # no CTA exits while its peer may arrive
     k.config = cfg  # type: ignore[attr-defined]
     return k
@@ -348,17 +393,16 @@ def _mma_k_tile(acc: ir.Value, a_addr: lang.Value, b_addr: lang.Value, bn: int) 
 
 # -- the ring as a pipeline (the default) ---------------------------------------
 
-def _pipe_producer(k, cfg, pipe, a_ring, b_ring, k_tiles, tile_m, b_row, rank) -> None:
-    """The TMA loop: acquire a stage (its empty barrier: every consumer of
-    every CTA it reaches released it), copy A (local) and this CTA's part of
-    B (multicast along the cluster's row) into it, commit it with the bytes
-    that land in this CTA's stage; then the tail (every stage released
-    before the CTA may exit)."""
+def _pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, rank) -> None:
+    """The TMA loop of one tile: acquire a stage (its empty barrier: every
+    consumer of every CTA it reaches released it), copy A (local) and this
+    CTA's part of B (multicast along the cluster's row) into it, commit it
+    with the bytes that land in this CTA's stage. (The caller runs the
+    tail once, after its last tile.)"""
     S, CS = cfg.stages, cfg.cluster
     a_stages = StageBuffer(a_ring, (S, BM, BK), "bf16")
     b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
     b_box_bytes = cfg.b_box_rows * BK * 2
-    producer = pipe.producer()
     for t in lang.range(k_tiles, carry=[producer]):
         slot = producer.acquire()
         slot.cp_async_bulk_tensor(a_stages, k.param("tmap_a"), [tile_m * BM, t * BK],
@@ -368,10 +412,9 @@ def _pipe_producer(k, cfg, pipe, a_ring, b_ring, k_tiles, tile_m, b_row, rank) -
                                   multicast="row" if CS > 1 else None,
                                   byte_offset_in_stage=rank * b_box_bytes if CS > 1 else 0)
         slot.commit(bytes=cfg.a_bytes + cfg.b_bytes)   # A + every CTA's part of B
-    producer.tail()
 
 
-def _pipe_consumer(cfg, pipe, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
+def _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
     """The wgmma loop of one consumer warpgroup: `cfg.unroll` K tiles per
     trip, each waited (``consumer.wait()``) and released in the trip that
     took it; within a trip the release of tile j follows the
@@ -399,7 +442,6 @@ def _pipe_consumer(cfg, pipe, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
         held.release(pred=leader)
         return acc
 
-    consumer = pipe.consumer()
     acc = llvm.mlir_zero(acc_type(cfg.bn))
     if cfg.lag:
         # Tile 0 first; then each trip waits on tile t, issues its wgmmas,
@@ -497,11 +539,23 @@ def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg) -> ir
 def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
     """Write one warpgroup's 64 x bn accumulator to C (row-major, N columns):
     value j of thread t is row 16*(t/32) + t%32/4 + 8*(j/2%2), column
-    8*(j/4) + 2*(t%4) + j%2; each pair of columns is one 4- or 8-byte store."""
+    8*(j/4) + 2*(t%4) + j%2. With N even each pair of columns is one 4- or
+    8-byte store (aligned: the row start r * N is even); with N odd a row
+    may start at an odd element, so each value is stored on its own."""
+    even = if_else(Np % 2 == 0)
+    with even.then():
+        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=True)
+    with even.otherwise():
+        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=False)
+
+
+def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np, *,
+                paired: bool) -> None:
     f32 = ir.F32Type.get()
     out_ty = ir.Type.parse("bf16" if cfg.out == "bf16" else "f32")
     pair = ir.VectorType.get([2], out_ty)
     pair_f32 = ir.VectorType.get([2], f32)
+    size = 2 if cfg.out == "bf16" else 4
     warp, lane = wtid // 32, wtid % 32
     r_base = row0 + warp * 16 + lane // 4
     c_base = col0 + (lane % 4) * 2
@@ -514,12 +568,18 @@ def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) 
         for j8 in range(cfg.bn // 8):
             c = c_base + 8 * j8
             vals = [llvm.ExtractValueOp(f32, acc, [4 * j8 + 2 * half + e]).result for e in (0, 1)]
-            v = vector.from_elements(pair_f32, vals)
-            if cfg.out == "bf16":
-                v = arith.TruncFOp(pair, v).result
-            with if_then(row_ok & (c < Np)):
-                p = k.element_ptr(row_ptr, c, out_ty)
-                llvm.StoreOp(v, p, alignment=4 if cfg.out == "bf16" else 8)
+            if paired:
+                v = vector.from_elements(pair_f32, vals)
+                if cfg.out == "bf16":
+                    v = arith.TruncFOp(pair, v).result
+                with if_then(row_ok & (c < Np)):
+                    llvm.StoreOp(v, k.element_ptr(row_ptr, c, out_ty), alignment=2 * size)
+                continue
+            for e, val in enumerate(vals):
+                if cfg.out == "bf16":
+                    val = arith.TruncFOp(out_ty, val).result
+                with if_then(row_ok & (c + e < Np)):
+                    llvm.StoreOp(val, k.element_ptr(row_ptr, c + e, out_ty), alignment=size)
 
 
 # -- data, reference, manifest -------------------------------------------------
@@ -535,17 +595,18 @@ def from_bf16_bits(b: np.ndarray) -> np.ndarray:
 
 
 def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
-         seed: int | None = None, name: str | None = None) -> manifest.Case:
+         seed: int | None = None, name: str | None = None, sms: int = 132) -> manifest.Case:
     """The GEMM on small integer-valued bf16 inputs (every product and sum
     exact in f32, so the f32 output is checked exactly), shape not a multiple
     of the tile, for a manifest run (launched with ``cfg.smem_bytes`` of
-    dynamic shared memory)."""
+    dynamic shared memory). `sms`: a persistent kernel's grid (fewer CTAs
+    than tiles, so that each walks several)."""
     cfg = cfg or Config(bn=128, stages=4, out="f32")
     rng = np.random.default_rng(seed)
     a = rng.integers(-3, 4, (M, K)).astype(np.float32)
     b = rng.integers(-3, 4, (N, K)).astype(np.float32)
     c = a @ b.T
-    k = build(M, N, K, cfg, name=name, source_params=True)
+    k = build(M, N, K, cfg, name=name, source_params=True, sms=sms)
     expect = c if cfg.out == "f32" else to_bf16_bits(c)
     out_dtype = "float32" if cfg.out == "f32" else "uint16"
     ab, bb = to_bf16_bits(a), to_bf16_bits(b)
@@ -565,10 +626,13 @@ def main() -> None:
     parser.add_argument("--stages", type=int, default=4)
     parser.add_argument("--cluster", type=int, default=2)
     parser.add_argument("--out", default="bf16")
+    parser.add_argument("--persistent", action="store_true",
+                        help="one CTA per SM walks the tiles (Config.persistent)")
     parser.add_argument("-o", "--out-dir", default=".")
     parser.add_argument("--run", action="store_true", help="launch it on 512x512x512 and check")
     args = parser.parse_args()
-    cfg = Config(bn=args.bn, stages=args.stages, cluster=args.cluster, out=args.out)
+    cfg = Config(bn=args.bn, stages=args.stages, cluster=args.cluster, out=args.out,
+                 persistent=args.persistent)
     k = build(cfg=cfg)
     compiled = k.compile()
     os.makedirs(args.out_dir, exist_ok=True)
@@ -581,6 +645,7 @@ def main() -> None:
         from mbarrier_dialect import runtime as rt
         rt.require_gpu()
         M = N = K = 512
+        check_shape(M, N, K)
         rng = np.random.default_rng(0)
         a, b = rng.standard_normal((M, K), np.float32), rng.standard_normal((N, K), np.float32)
         ab, bb = to_bf16_bits(a), to_bf16_bits(b)

@@ -35,6 +35,11 @@ CONFIGS = {
     "c1_256_lag": gemm.Config(bn=256, stages=4, cluster=1, lag=True),
     "c2_256_lag": gemm.Config(bn=256, stages=4, cluster=2, lag=True),
     "c2_256_f32": gemm.Config(bn=256, stages=4, cluster=2, out="f32"),
+    # Persistent: one CTA per SM walks the tiles, the ring carried across them.
+    "p1_256": gemm.Config(bn=256, stages=4, cluster=1, persistent=True),
+    "p2_256": gemm.Config(bn=256, stages=4, cluster=2, persistent=True),
+    "p1_128": gemm.Config(bn=128, stages=6, cluster=1, persistent=True),
+    "p1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32", persistent=True),
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
     # nothing before the arrival: not correct by the PTX memory model).
@@ -48,7 +53,10 @@ CONFIGS = {
 EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256, 264, 136),
          ("c2_256_lag", 328, 520, 136), ("c1_256_lag", 130, 260, 8),
          ("c2_128", 256, 256, 64), ("c1_256_u2", 136, 512, 264), ("c1_256", 130, 260, 8),
-         ("c2_256_raw_r", 328, 520, 136)]
+         ("c2_256_raw_r", 328, 520, 136),
+         # persistent: more tiles than the CTAs the exact run launches
+         # (its grid is the declared one), odd N
+         ("p1_256", 520, 1031, 136), ("p2_256", 1040, 520, 200), ("p1_128", 130, 777, 8)]
 
 
 def build(out_dir: str, names=None) -> dict:
@@ -71,6 +79,7 @@ def build(out_dir: str, names=None) -> dict:
                      "bm": gemm.BM, "bn": cfg.bn, "bk": gemm.BK, "stages": cfg.stages,
                      "cluster": cfg.cluster, "out": cfg.out, "group_m": cfg.group_m,
                      "barriers": cfg.barriers, "unroll": cfg.unroll,
+                     "persistent": cfg.persistent,
                      "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
                      "smem_bytes": cfg.smem_bytes, "checker_warnings": len(compiled.warnings)})
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
@@ -83,7 +92,8 @@ def build(out_dir: str, names=None) -> dict:
             continue
         cfg = gemm.dataclasses.replace(CONFIGS[name], out="f32")
         label = f"exact_{name}_{M}x{N}x{K}"
-        cases.append((gemm.case(M, N, K, cfg, seed=M + N + K, name=label), cfg, label))
+        # A persistent kernel on 4 "SMs": each CTA walks several tiles.
+        cases.append((gemm.case(M, N, K, cfg, seed=M + N + K, name=label, sms=4), cfg, label))
     if cases:
         exact_dir = os.path.join(out_dir, "exact")
         written = manifest.write([c for c, _, _ in cases], exact_dir)

@@ -28,7 +28,9 @@ from pathlib import Path
 
 TAG = "GEMM_RESULT "
 CHECK_SHAPES = [(128, 256, 64), (200, 328, 200), (1000, 1000, 1000), (777, 1234, 520),
-                (130, 260, 8), (4096, 4096, 4096), (8192, 8192, 8192)]
+                (130, 260, 8), (4096, 4096, 4096), (8192, 8192, 8192),
+                # odd N, N and M below the tile, K below a stage (issue 23's bad input)
+                (777, 1233, 520), (100, 37, 64), (1, 1, 8), (300, 129, 16)]
 BENCH_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 11008, 4096),
                 (4096, 14336, 4096), (4096, 4096, 11008)]
 
@@ -40,6 +42,15 @@ def find_runtime() -> Path:
         if cand.is_file():
             return cand
     raise FileNotFoundError("python/mbarrier_dialect/runtime.py above " + str(here))
+
+
+def load_shapes():
+    """examples/gemm_shapes.py (MLIR-free): the shapes the kernel can do."""
+    path = find_runtime().parents[2] / "examples" / "gemm_shapes.py"
+    spec = importlib.util.spec_from_file_location("gemm_shapes", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_runtime():
@@ -82,10 +93,16 @@ class Ours:
         self.maps = []
 
     def grid(self, M, N):
+        """examples/gemm.py's Config.grid: a CTA per tile, or (persistent)
+        one per SM in whole clusters, at most one per tile."""
         bm, bn, cs = self.cfg["bm"], self.cfg["bn"], self.cfg["cluster"]
         tm = -(-M // bm)
         tm = -(-tm // cs) * cs
-        return tm * -(-N // bn)
+        tiles = tm * -(-N // bn)
+        if not self.cfg.get("persistent"):
+            return tiles
+        sms = self.rt.sm_count()
+        return min(tiles, sms - sms % cs)
 
     def prepare(self, a, b, c):
         """The launch of C = A @ B^T on torch tensors: a closure."""
@@ -93,6 +110,7 @@ class Ours:
         rt, cfg = self.rt, self.cfg
         M, K = a.shape
         N = b.shape[0]
+        load_shapes().check_shape(M, N, K)     # a ValueError before any CUDA call
         da = rt.DeviceBuffer(a.data_ptr(), (M, K), np.dtype(np.uint16))
         db = rt.DeviceBuffer(b.data_ptr(), (N, K), np.dtype(np.uint16))
         dc = rt.DeviceBuffer(c.data_ptr(), tuple(c.shape), np.dtype(np.uint16 if c.element_size() == 2 else np.float32))

@@ -169,3 +169,56 @@ def test_lagging_release_carries_the_slot_one_trip():
     assert ptx.count("mbarrier.arrive.relaxed.cluster.shared::cluster.b64") == 4
     with pytest.raises(ValueError, match="takes unroll=1"):
         gemm.Config(lag=True, unroll=2)
+
+
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_persistent_kernel_walks_tiles_with_the_ring_carried(cluster):
+    """Config(persistent=True): one scf.for over the tiles (%ctaid.x to the
+    tile count by %nctaid.x) around each role's K loop, the pipe's states
+    carried through it, the producer's tail once after it; the checker is
+    silent and ptxas accepts it with no spill."""
+    cfg = gemm.Config(bn=256, cluster=cluster, persistent=True)
+    k = gemm.build(cfg=cfg)
+    text = str(k.module)
+    assert text.count("gpu.grid_dim  x") + text.count("gpu.grid_dim x") >= 2  # the tile stride
+    assert text.count("mbarrier.pipe.tail") == 1
+    c = compiled(bn=256, cluster=cluster, persistent=True)
+    assert "%nctaid.x" in c.ptx
+    assert c.cubin
+    assert cfg.name.endswith("_p_bf16")
+
+
+def test_persistent_grid_is_one_cta_per_sm_in_whole_clusters():
+    p1 = gemm.Config(bn=256, cluster=1, persistent=True)
+    p2 = gemm.Config(bn=256, cluster=2, persistent=True)
+    assert p1.grid(8192, 8192) == 132 and p2.grid(8192, 8192) == 132
+    assert p2.grid(8192, 8192, sms=133) == 132          # whole clusters
+    assert p1.grid(300, 300) == p1.tiles(300, 300) == 3 * 2   # never more CTAs than tiles
+    assert gemm.Config(bn=256).grid(8192, 8192) == 64 * 32   # a CTA per tile
+    with pytest.raises(TypeError, match="persistent is a bool"):
+        gemm.Config(persistent=1)
+    with pytest.raises(ValueError, match="knob of the pipe ring"):
+        gemm.Config(barriers="raw", persistent=True)
+
+
+def test_odd_n_stores_each_value_on_its_own():
+    """An odd N makes a row start at an odd element: the paired 4-byte store
+    would be misaligned (it faulted with `misaligned address` before), so the
+    epilogue branches on N's parity and stores single values there."""
+    ptx = compiled(bn=128, cluster=1).ptx
+    assert re.search(r"st\.global\.b32", ptx)            # the pair, N even
+    assert re.search(r"st\.global\.b16", ptx)            # one bf16, N odd
+    ptx32 = compiled(bn=128, cluster=1, out="f32").ptx
+    assert re.search(r"st\.global\.v2\.f32|st\.global\.v2\.b32|st\.global\.b64", ptx32)
+    assert re.search(r"st\.global\.f32|st\.global\.b32", ptx32)
+
+
+def test_shapes_the_tma_maps_cannot_take_are_refused_naming_the_rule():
+    gemm.check_shape(1, 1, 8)
+    gemm.check_shape(777, 1233, 520)
+    with pytest.raises(ValueError, match=r"K \* 2 = 14 bytes, must be a multiple of 16 "
+                                         r"\(the TMA globalStrides rule\)"):
+        gemm.check_shape(64, 64, 7)
+    for bad in (0, -1, 2.0, True):
+        with pytest.raises(ValueError, match="must be a positive int"):
+            gemm.check_shape(bad, 64, 64)

@@ -77,6 +77,10 @@ class Kernel(Builder):
         """``%ctaid.x``, i32."""
         return _threads.block_rank()
 
+    def block_count(self) -> Value:
+        """``%nctaid.x``: the CTAs of the launch's grid along x, i32."""
+        return _threads.block_count()
+
     # Barriers and fences (lang.threads, lang.barriers).
     def fence_barrier_init(self) -> None:
         """``fence.mbarrier_init.release.cluster``: makes the barrier inits

@@ -10,7 +10,7 @@ from . import values as V
 from .builder import Builder
 from .values import IntLike, Value
 
-__all__ = ["thread_rank", "is_thread", "cluster_rank", "block_rank", "sync_threads",
+__all__ = ["thread_rank", "is_thread", "cluster_rank", "block_rank", "block_count", "sync_threads",
            "sync_warp", "cluster_sync"]
 
 
@@ -39,6 +39,12 @@ def cluster_rank() -> Value:
 def block_rank() -> Value:
     """``%ctaid.x``, i32."""
     return V.as_i32(gpu.BlockIdOp(gpu.Dimension.x).result)
+
+
+def block_count() -> Value:
+    """``%nctaid.x``: the CTAs of the grid along x, i32 (a persistent
+    kernel's stride over its tiles)."""
+    return V.as_i32(gpu.GridDimOp(gpu.Dimension.x).result)
 
 
 def sync_threads() -> None:
