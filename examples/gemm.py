@@ -7,9 +7,12 @@ every barrier of it an mbarrier-dialect op.
 
 A and B are both K-major (row-major A, and B stored as N x K, the layout of a
 ``torch.nn.Linear`` weight); C is row-major. M, N and K are kernel
-parameters: one cubin serves every shape (K a multiple of 8 and N even, for
-the 16-byte TMA strides and the paired stores); edges of the tile read as
-zeros (TMA out-of-bounds fill) and are not stored.
+parameters: one cubin serves every shape with K a multiple of 8 (the 16-byte
+TMA row strides; ``check_shape`` refuses other K before any CUDA call);
+edges of the tile read as zeros (TMA out-of-bounds fill) and are not
+stored; an odd N is stored value by value (a row may start at an odd
+element). ``--persistent`` (``Config.persistent``) builds the persistent
+form: one CTA per SM walks the tiles, the pipe's states carried across them.
 
 The CTA (384 threads) is three warpgroups:
 
