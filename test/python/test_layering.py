@@ -21,7 +21,7 @@ LAYERS = [
     ["builder"],
     ["threads", "control", "smem"],
     ["barriers"],
-    ["pipeline"],
+    ["pipeline", "sequence"],
     ["prologue"],
     ["kernel"],
     ["__init__"],

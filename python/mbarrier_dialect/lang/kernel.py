@@ -19,6 +19,7 @@ from .barriers import MBarrier, fence_barrier_init
 from .builder import Builder, Dims
 from .control import if_then
 from .pipeline import Pipeline
+from .sequence import OrderedSequence
 from .smem import MemRef, SmemPool
 from .values import DType, IntLike, Value
 
@@ -101,7 +102,8 @@ class Kernel(Builder):
 
     # The prologue and the epilogue (lang.prologue).
     def prologue(self, barriers: Mapping[MBarrier, IntLike] | None = None, *,
-                 pipes: Sequence[Pipeline] = (), leader: ir.Value | None = None) -> None:
+                 pipes: Sequence[Pipeline] = (), sequences: Sequence[OrderedSequence] = (),
+                 leader: ir.Value | None = None) -> None:
         """The start of a barrier kernel, for several groups at once: the
         leader (default: thread rank 0) initializes every barrier of every
         group with its arrival count, ``fence.mbarrier_init`` makes the inits
@@ -110,8 +112,9 @@ class Kernel(Builder):
 
             k.prologue({full: 32, empty: 32})
             k.prologue(pipes=[pipe])           # a Pipeline's counts are its own
+            k.prologue(sequences=[order])      # so are an OrderedSequence's
         """
-        _prologue.prologue(self, barriers, pipes=pipes, leader=leader)
+        _prologue.prologue(self, barriers, pipes=pipes, sequences=sequences, leader=leader)
 
     def epilogue(self) -> None:
         """The safe end of a cluster kernel: a final ``barrier.cluster``
