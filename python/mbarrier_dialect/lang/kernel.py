@@ -17,6 +17,7 @@ from . import smem as _smem
 from . import threads as _threads
 from .barriers import MBarrier, fence_barrier_init
 from .builder import Builder, Dims
+from .bulk_store import fence_proxy_async
 from .control import if_then
 from .pipeline import Pipeline
 from .sequence import OrderedSequence
@@ -83,6 +84,12 @@ class Kernel(Builder):
         """``fence.mbarrier_init.release.cluster``: makes the barrier inits
         of this thread visible to the cluster (before a cluster barrier)."""
         fence_barrier_init()
+
+    def fence_proxy_async(self) -> None:
+        """``fence.proxy.async.shared::cta``: this thread's writes of shared
+        memory are ordered before later async-proxy reads of it (a TMA
+        store of the buffer it wrote; lang.bulk_store)."""
+        fence_proxy_async()
 
     def cluster_sync(self) -> None:
         """``barrier.cluster.arrive`` + ``barrier.cluster.wait``: every
