@@ -10,10 +10,9 @@ from mbarrier_dialect.lang import (Kernel, StorePipeline, bulk_commit_group, bul
                                    cp_async_bulk_tensor_store, if_then)
 
 
-def _ring(depth=2, stage_early=False):
-    """Thread 0 stores `tiles` (a parameter) 32x32 i32 tiles through `depth` staging
-    buffers; every thread writes its elements of the next one. With
-    `stage_early`, the buffer is written before the wait that frees it."""
+def _ring(depth=2):
+    """Thread 0 stores `tiles` (a parameter) 32x32 i32 tiles through `depth`
+    staging buffers; every thread writes its elements of the next one."""
     with Kernel("store_ring", block=128, params=[("map", "ptr"), ("tiles", "i32")]) as k:
         pool = k.smem_pool()
         stores = StorePipeline(pool, depth, (32, 32), "i32")
@@ -21,8 +20,6 @@ def _ring(depth=2, stage_early=False):
         tid = k.thread_rank()
         for t in lang.range(k.param("tiles")):
             buf = stores.buffer(t)
-            if stage_early:
-                k.store(t, buf, tid)
             with if_then(tid == 0):
                 stores.acquire()
             k.sync_threads()
@@ -81,3 +78,43 @@ def test_the_raw_forms_and_their_checks():
     assert re.search(r"cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.(tile\.)?bulk_group", ptx)
     assert ptx.index("fence.proxy.async.shared::cta") < ptx.index("cp.async.bulk.tensor")
     assert "cp.async.bulk.wait_group.read \t0;" in ptx
+
+
+def _unrolled(depth, *, early):
+    """Three tiles unrolled (their buffers constant); with `early`, tile 2
+    is staged before acquire() frees its buffer."""
+    with Kernel("store_unrolled", block=128, params=[("map", "ptr")]) as k:
+        pool = k.smem_pool()
+        stores = StorePipeline(pool, depth, (32, 32), "i32")
+        pool.commit()
+        tid = k.thread_rank()
+        for t in range(3):
+            if early and t == 2:
+                k.store(-1, stores.buffer(t), tid)
+            with if_then(tid == 0):
+                stores.acquire()
+            k.sync_threads()
+            k.store(t, stores.buffer(t), tid)
+            k.fence_proxy_async()
+            k.sync_threads()
+            with if_then(tid == 0):
+                stores.store(t, k.param("map"), [t * 32, 0])
+        with if_then(tid == 0):
+            stores.tail()
+    return k
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_checker_is_silent_on_the_store_pipeline(depth):
+    assert _unrolled(depth, early=False).compile().warnings == []
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_checker_reports_a_buffer_staged_before_acquire(depth):
+    """Tile 2 reuses the buffer of tile 2 - depth, whose store is the newest
+    group but depth - 1 ones: only acquire() (wait_group.read depth - 1)
+    frees it."""
+    from mbarrier_dialect import CompileError
+    with pytest.raises(CompileError, match=r"test_lang_bulk_store\.py:\d+.*writes shared memory "
+                                           r"that a bulk store may still be reading"):
+        _unrolled(depth, early=True).compile()
