@@ -263,19 +263,19 @@ private:
 
   void report(Operation *op, const Pending &p, Point hit) {
     bool every = p.certain && !inLoopThatMayNotRun(op);
-    auto msg = out.report(op, every ? Severity::Error : Severity::Warning,
-                          kStagingSlot);
-    msg << "writes shared memory that a bulk store may still be reading"
+    auto diag = out.report(op, every ? Severity::Error : Severity::Warning,
+                           kStagingSlot);
+    diag << "writes shared memory that a bulk store may still be reading"
         << (every ? "" : " on some launches") << " (thread " << hit.tid;
     if (model.ranks() > 1)
-      msg << " of CTA " << hit.rank;
-    msg << " writes into its source): ";
+      diag << " of CTA " << hit.rank;
+    diag << " writes into its source): ";
     if (p.group == Pending::Group::Open)
-      msg << "the store's bulk async-group is not committed "
+      diag << "the store's bulk async-group is not committed "
              "(cp.async.bulk.commit_group), so no wait_group.read waits for "
              "it";
     else
-      msg << "wait for it with cp.async.bulk.wait_group.read "
+      diag << "wait for it with cp.async.bulk.wait_group.read "
           << std::max<int64_t>(p.newerMin, 0)
           << " by the thread that issued it before the buffer is written "
              "again ("

@@ -180,6 +180,11 @@ static SmallVector<Operation *> slotSources(Value slot, bool &unknown) {
   return sources;
 }
 
+/// What owns a state, slot or turn of type `owner`, in messages.
+static StringRef ownerKind(Type owner) {
+  return isa<OrderedSeqType>(owner) ? "ordered sequence" : "pipe";
+}
+
 /// What a linear value is called in messages, and the op(s) that make it.
 static StringRef nounOf(Type type) {
   if (isa<SeqTurnType>(type))
@@ -213,9 +218,8 @@ LogicalResult mlir::mbarrier::verifySlotOrigin(Operation *op, Value pipe,
       continue;
     InFlightDiagnostic diag = op->emitOpError();
     if (pipe) {
-      bool seq = isa<OrderedSeqType>(pipe.getType());
       diag << "uses a " << noun << " of another "
-           << (seq ? "ordered sequence" : "pipe") << ": the " << noun
+           << ownerKind(pipe.getType()) << ": the " << noun
            << " was taken on ";
       if (taken.getType() == pipe.getType())
         diag << "another " << pipe.getType();
@@ -228,9 +232,7 @@ LogicalResult mlir::mbarrier::verifySlotOrigin(Operation *op, Value pipe,
       diag.attachNote(sources.front()->getLoc()) << "taken here";
     }
     diag.attachNote(source->getLoc())
-        << "taken here, on the other "
-        << (isa<OrderedSeqType>(taken.getType()) ? "ordered sequence"
-                                                 : "pipe");
+        << "taken here, on the other " << ownerKind(taken.getType());
     return diag;
   }
   return success();
@@ -544,9 +546,7 @@ LogicalResult Linearity::twice(const Use &first, const Use &second) {
                               << first.op->getName() << "' already "
                               << past(first);
     if (first.pipe && second.pipe)
-      diag << " on this "
-           << (isa<OrderedSeqType>(first.pipe.getType()) ? "ordered sequence"
-                                                         : "pipe");
+      diag << " on this " << ownerKind(first.pipe.getType());
     if (first.kind == Kind::HandOn)
       diag << ": use the value it hands the state on to";
     else if (isa<PipeTailOp>(first.op))
