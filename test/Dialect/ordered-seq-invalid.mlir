@@ -204,3 +204,16 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @state_from_an_argument(%st: !mbarrier.seq_state) {
+    %g = mbarrier.alloc : !mbarrier.group<4>
+    %o = mbarrier.seq.create %g : !mbarrier.group<4> -> !mbarrier.ordered_seq<2, 2>
+    // expected-error @+1 {{takes a state made by seq.start or seq.wait in the same function (or carried from one by scf.for, scf.if or scf.while); a state cannot be passed in a function or block argument}}
+    %t, %next = mbarrier.seq.wait %o, %st : !mbarrier.ordered_seq<2, 2>
+    mbarrier.seq.arrive %o[%t] : !mbarrier.ordered_seq<2, 2>
+    gpu.return
+  }
+}

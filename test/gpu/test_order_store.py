@@ -83,3 +83,16 @@ def test_registered_in_the_full_and_sanitize_suites(tmp_path):
     written = build_suite.build(str(tmp_path), "sanitize")
     built_names = {k["name"] for k in written["kernels"]}
     assert {"seq_pingpong", "tma_store_roundtrip"} <= built_names
+
+
+def test_the_hang_variant_is_located_at_run_time_with_debug_waits():
+    """Built anyway (checker off) with debug waits: every seq.wait lowers to
+    an mbarrier.wait, bounded, whose message names its line in
+    order_store_kernels.py, then traps (what the lead's GPU run shows)."""
+    case = K.seq_pingpong(2, specialized=True, missing_arrive=True)
+    ptx = case.kernel.compile(check_sync=False, debug_waits=200_000_000).ptx
+    formats = [bytes(int(b) for b in m.group(1).split(",")).decode(errors="replace")
+               for m in re.finditer(r"\.b8 printfFormat_\d+\[\d+\] = \{([^}]*)\}", ptx)]
+    line = next(i for i, l in enumerate(open(K.__file__), 1) if "turn = me.wait()" in l)
+    assert any(f"order_store_kernels.py:{line}:" in f for f in formats), formats[:2]
+    assert "trap;" in ptx and "%globaltimer" in ptx
