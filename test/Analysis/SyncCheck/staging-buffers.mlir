@@ -216,3 +216,43 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The other bulk copies that read shared memory into global memory: a
+// plain cp.async.bulk store and a tensor reduction (add), each its own
+// group; one wait_group.read 1 frees the first only.
+gpu.module @m {
+  llvm.mlir.global internal @staging() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<8192 x i8>
+  gpu.func @plain_bulk_store_and_reduction(%map: !llvm.ptr, %dst: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %size = arith.constant 4096 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %buf = llvm.mlir.addressof @staging : !llvm.ptr<3>
+    %other = llvm.getelementptr %buf[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    scf.if %leader {
+      // expected-note @+1 {{the bulk store that reads the buffer}}
+      nvvm.cp.async.bulk.global.shared.cta %dst, %buf, %size : !llvm.ptr<1>, !llvm.ptr<3>
+      nvvm.cp.async.bulk.commit.group
+      // expected-note @+1 {{the bulk store that reads the buffer}}
+      nvvm.cp.async.bulk.tensor.reduce %map, %other, box[%i0, %i0] {redKind = #nvvm.tma_redux_kind<add>, mode = #nvvm.tma_store_mode<tile>} : !llvm.ptr, !llvm.ptr<3>
+      nvvm.cp.async.bulk.commit.group
+    }
+    nvvm.barrier0
+    %p = llvm.getelementptr %buf[%t] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+    // expected-error @+1 {{writes shared memory that a bulk store may still be reading (thread 0 writes into its source): wait for it with cp.async.bulk.wait_group.read 1}}
+    llvm.store %t, %p : i32, !llvm.ptr<3>
+    scf.if %leader {
+      nvvm.cp.async.bulk.wait_group 1 {read}
+    }
+    nvvm.barrier0
+    llvm.store %t, %p : i32, !llvm.ptr<3>
+    %q = llvm.getelementptr %other[%t] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+    // expected-error @+1 {{writes shared memory that a bulk store may still be reading (thread 0 writes into its source): wait for it with cp.async.bulk.wait_group.read 0}}
+    llvm.store %t, %q : i32, !llvm.ptr<3>
+    gpu.return
+  }
+}
