@@ -15,11 +15,13 @@ from mbarrier_dialect import manifest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels  # noqa: E402
+import order_store_kernels  # noqa: E402  (issue 22's kernels)
 
 
 def build(out_dir: str, suite: str = "full") -> dict:
     """Compile every kernel of `suite` into `out_dir` with its manifest."""
-    return manifest.write([b() for b in kernels.SUITES[suite]], out_dir)
+    builders = kernels.SUITES[suite] + order_store_kernels.SUITES.get(suite, [])
+    return manifest.write([b() for b in builders], out_dir)
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ LAYERS = [
     ["builder"],
     ["threads", "control", "smem"],
     ["barriers"],
-    ["pipeline"],
+    ["pipeline", "sequence", "bulk_store"],
     ["prologue"],
     ["kernel"],
     ["__init__"],

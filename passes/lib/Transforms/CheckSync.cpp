@@ -5,7 +5,8 @@
 // analyses of each class family (CheckLifetime.cpp: classes 1, 2, 8;
 // CheckCounts.cpp: 3, 4, 5, 6; CheckMemoryOrder.cpp: 7; CheckInit.cpp:
 // barriers never initialized or initialized out of order, classes 8 and 1;
-// CheckRanks.cpp: ranks outside the cluster, class 9). Reports are
+// CheckRanks.cpp: ranks outside the cluster, class 9; CheckStagingBuffers.cpp:
+// a bulk store's source written before its wait_group.read). Reports are
 // emitted once per op at the end; any error fails the pass. The classes,
 // the model and its limits: docs/checker.md.
 //
@@ -33,10 +34,11 @@ struct MBarrierCheckSyncPass
       if (fn.isExternal())
         return;
       // A kernel with DSMEM accesses and no barrier op still needs its
-      // final cluster barrier (class 2).
+      // final cluster barrier (class 2); one with bulk stores, its waits.
       bool usesBarriers = fn->walk([](Operation *op) {
                               return isa<MBarrierDialect>(op->getDialect()) ||
-                                             isRemoteMemoryAccess(op)
+                                             isRemoteMemoryAccess(op) ||
+                                             bulkStoreSource(op)
                                          ? WalkResult::interrupt()
                                          : WalkResult::advance();
                             }).wasInterrupted();
@@ -54,6 +56,7 @@ struct MBarrierCheckSyncPass
       checkMemoryOrder(target, model, out);
       checkInit(target, model, out);
       checkRanks(target, model, out);
+      checkStagingBuffers(target, model, out);
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

@@ -35,16 +35,21 @@ The package is in layers, each module importing only those below it
     smem        the shared-memory pool, remote buffers, load/store
     barriers    MBarrier, TMABar, TCGen05Bar, bulk copies
     pipeline    Pipeline and its producer/consumer sides and slots
+    sequence    OrderedSequence, its groups' states and turns
+    bulk_store  the TMA store, bulk async-groups, StorePipeline
     prologue    the prologue and epilogue of a barrier kernel
     kernel      Kernel: the builder with every call above as a method
 """
 from .barriers import (MBarrier, TCGen05Bar, TMABar, cp_async_bulk, cp_async_bulk_tensor,
                        prefetch_tensormap, scope_of, sem_of)
 from .builder import current_kernel, verified
+from .bulk_store import (StorePipeline, bulk_commit_group, bulk_wait_group_read,
+                         cp_async_bulk_tensor_store, fence_proxy_async)
 from .control import IfElse, Loop, Range, for_range, if_else, if_then, range, unrolled_range
 from .kernel import Kernel
 from .pipeline import Consumer, ConsumerSlot, Pipeline, Producer, ProducerSlot
 from .prologue import initialized_barrier
+from .sequence import OrderedSequence, SequenceState, Turn
 from .smem import RemoteBuffer, SmemBuffer, SmemPool
 from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
 
@@ -55,4 +60,6 @@ __all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", 
            "as_i1", "as_i32", "as_index", "current_kernel", "verified", "for_range", "Loop",
            "Range", "if_else", "IfElse", "if_then", "unrolled_range", "sem_of", "scope_of",
            "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap", "Pipeline", "Producer",
-           "Consumer", "ProducerSlot", "ConsumerSlot"]
+           "Consumer", "ProducerSlot", "ConsumerSlot", "OrderedSequence", "SequenceState", "Turn",
+           "cp_async_bulk_tensor_store", "fence_proxy_async", "bulk_commit_group",
+           "bulk_wait_group_read", "StorePipeline"]

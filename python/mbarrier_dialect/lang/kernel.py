@@ -17,8 +17,10 @@ from . import smem as _smem
 from . import threads as _threads
 from .barriers import MBarrier, fence_barrier_init
 from .builder import Builder, Dims
+from .bulk_store import fence_proxy_async
 from .control import if_then
 from .pipeline import Pipeline
+from .sequence import OrderedSequence
 from .smem import MemRef, SmemPool
 from .values import DType, IntLike, Value
 
@@ -87,6 +89,12 @@ class Kernel(Builder):
         of this thread visible to the cluster (before a cluster barrier)."""
         fence_barrier_init()
 
+    def fence_proxy_async(self) -> None:
+        """``fence.proxy.async.shared::cta``: this thread's writes of shared
+        memory are ordered before later async-proxy reads of it (a TMA
+        store of the buffer it wrote; lang.bulk_store)."""
+        fence_proxy_async()
+
     def cluster_sync(self) -> None:
         """``barrier.cluster.arrive`` + ``barrier.cluster.wait``: every
         thread of every CTA of the cluster."""
@@ -105,7 +113,8 @@ class Kernel(Builder):
 
     # The prologue and the epilogue (lang.prologue).
     def prologue(self, barriers: Mapping[MBarrier, IntLike] | None = None, *,
-                 pipes: Sequence[Pipeline] = (), leader: ir.Value | None = None) -> None:
+                 pipes: Sequence[Pipeline] = (), sequences: Sequence[OrderedSequence] = (),
+                 leader: ir.Value | None = None) -> None:
         """The start of a barrier kernel, for several groups at once: the
         leader (default: thread rank 0) initializes every barrier of every
         group with its arrival count, ``fence.mbarrier_init`` makes the inits
@@ -114,8 +123,9 @@ class Kernel(Builder):
 
             k.prologue({full: 32, empty: 32})
             k.prologue(pipes=[pipe])           # a Pipeline's counts are its own
+            k.prologue(sequences=[order])      # so are an OrderedSequence's
         """
-        _prologue.prologue(self, barriers, pipes=pipes, leader=leader)
+        _prologue.prologue(self, barriers, pipes=pipes, sequences=sequences, leader=leader)
 
     def epilogue(self) -> None:
         """The safe end of a cluster kernel: a final ``barrier.cluster``

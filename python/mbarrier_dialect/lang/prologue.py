@@ -14,6 +14,7 @@ from .barriers import MBarrier, fence_barrier_init, init_group
 from .builder import Builder
 from .control import if_then
 from .pipeline import Pipeline
+from .sequence import OrderedSequence
 from .smem import SmemPool
 from .threads import cluster_sync, is_thread, sync_threads
 from .values import IntLike
@@ -22,17 +23,19 @@ __all__ = ["prologue", "epilogue", "initialized_barrier"]
 
 
 def prologue(kernel: Builder, barriers: Mapping[MBarrier, IntLike] | None = None, *,
-             pipes: Sequence[Pipeline] = (), leader: ir.Value | None = None) -> None:
+             pipes: Sequence[Pipeline] = (), sequences: Sequence[OrderedSequence] = (),
+             leader: ir.Value | None = None) -> None:
     """The start of `kernel`, for several groups at once: the leader
     (default: thread rank 0) initializes every barrier of every group with
-    its arrival count and every pipeline, ``fence.mbarrier_init`` makes the
+    its arrival count, every pipeline and every ordered sequence
+    (its counts are its own), ``fence.mbarrier_init`` makes the
     inits visible, and one barrier (``barrier.cluster`` in a cluster
     kernel, ``bar.sync`` otherwise) keeps every thread from arriving
     before."""
-    barriers = {} if barriers is None and pipes else barriers
-    if not isinstance(barriers, Mapping) or not (barriers or pipes):
+    barriers = {} if barriers is None and (pipes or sequences) else barriers
+    if not isinstance(barriers, Mapping) or not (barriers or pipes or sequences):
         raise TypeError("prologue() takes a dict {barrier group: arrival count} and/or "
-                        "pipes=[Pipeline, ...]")
+                        "pipes=[Pipeline, ...], sequences=[OrderedSequence, ...]")
     for bar in barriers:
         if not isinstance(bar, MBarrier):
             raise TypeError(f"prologue() initializes barrier groups (MBarrier, TMABar, "
@@ -40,11 +43,17 @@ def prologue(kernel: Builder, barriers: Mapping[MBarrier, IntLike] | None = None
     for pipe in pipes:
         if not isinstance(pipe, Pipeline):
             raise TypeError(f"prologue(pipes=...) takes Pipelines, got a {type(pipe).__name__}")
+    for seq in sequences:
+        if not isinstance(seq, OrderedSequence):
+            raise TypeError(f"prologue(sequences=...) takes OrderedSequences, got a "
+                            f"{type(seq).__name__}")
     with if_then(is_thread(kernel, 0) if leader is None else leader):
         for bar, count in barriers.items():
             init_group(bar, count)
         for pipe in pipes:
             pipe.init()
+        for seq in sequences:
+            seq.init()
     fence_barrier_init()
     if kernel.cluster:
         cluster_sync()

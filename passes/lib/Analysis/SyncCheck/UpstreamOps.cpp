@@ -150,3 +150,77 @@ bool checksync::isBulkCopy(Operation *op) {
              NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
              NVVM::CpAsyncBulkWaitGroupOp>(op);
 }
+
+Value checksync::bulkStoreSource(Operation *op) {
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp>(op))
+    return copy.getSrcMem();
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(op))
+    return copy.getSrcMem();
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorReduceOp>(op))
+    return copy.getSrcMem();
+  return {};
+}
+
+bool checksync::isBulkCommitGroup(Operation *op) {
+  return isa<NVVM::CpAsyncBulkCommitGroupOp>(op);
+}
+
+std::optional<BulkWait> checksync::bulkWaitGroup(Operation *op) {
+  auto wait = dyn_cast<NVVM::CpAsyncBulkWaitGroupOp>(op);
+  if (!wait)
+    return std::nullopt;
+  return BulkWait{int64_t(wait.getGroup()), bool(wait.getRead())};
+}
+
+MemoryWrite checksync::memoryWriteOf(Operation *op) {
+  if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+    Type type = store.getValue().getType();
+    int64_t bytes = type.isIntOrFloat() && type.getIntOrFloatBitWidth() >= 8
+                        ? type.getIntOrFloatBitWidth() / 8
+                        : 1;
+    return {store.getAddr(), bytes};
+  }
+  if (auto st = dyn_cast<NVVM::StMatrixOp>(op))
+    return {st.getPtr(), 1};
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
+    return {copy.getDstMem(), 16};
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
+    return {copy.getDstMem(), 16};
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(op))
+    return {copy.getDstMem(), 16};
+  return {};
+}
+
+std::optional<Address> checksync::decomposeAddress(Value ptr) {
+  Address address;
+  for (unsigned depth = 0; depth < 64; ++depth) {
+    Operation *def = ptr.getDefiningOp();
+    if (auto addr = dyn_cast_or_null<LLVM::AddressOfOp>(def)) {
+      address.symbol = addr.getGlobalNameAttr();
+      return address;
+    }
+    if (auto cast = dyn_cast_or_null<LLVM::AddrSpaceCastOp>(def)) {
+      ptr = cast.getArg();
+      continue;
+    }
+    auto gep = dyn_cast_or_null<LLVM::GEPOp>(def);
+    if (!gep) {
+      address.base = ptr;
+      return address;
+    }
+    Type elem = gep.getElemType();
+    if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
+      return std::nullopt;
+    int64_t scale = elem.getIntOrFloatBitWidth() / 8;
+    auto indices = gep.getIndices();
+    if (std::distance(indices.begin(), indices.end()) != 1)
+      return std::nullopt;
+    auto index = *indices.begin();
+    if (auto attr = dyn_cast<IntegerAttr>(index))
+      address.constant += attr.getInt() * scale;
+    else
+      address.scaled.push_back({cast<Value>(index), scale});
+    ptr = gep.getBase();
+  }
+  return std::nullopt;
+}

@@ -3,7 +3,9 @@
 // A state names one stage and phase: taking it twice (or once per trip of a
 // loop it enters from outside) reuses them, which is the ring's own bug. A
 // slot is one filled (or full) stage: it is committed (released) exactly
-// once. Both are linear values; scf ops carry them. The rules are checked
+// once. The states and turns of ordered sequences (MBarrierOrderedSeq.td)
+// follow the same rules: a turn is arrived (handed to the next group)
+// exactly once. Both are linear values; scf ops carry them. The rules are checked
 // on each value of state or slot type separately, by a walk of the program
 // from its definition that follows structured control flow: the branches of
 // scf.if / scf.index_switch are alternatives, a loop's regions (and those of
@@ -136,9 +138,25 @@ static Value pipeOf(Operation *op) {
   return op->getNumOperands() ? op->getOperand(0) : Value();
 }
 
-/// The ops (pipe.acquire or pipe.wait) whose slot may reach `slot` through
-/// the values scf ops carry, nearest first (a loop's init before its yield);
-/// `unknown` when some origin is anything else (an argument, another op).
+/// Whether `v` is made by an op that starts a linear value of its type: a
+/// slot by pipe.acquire or pipe.wait, a turn by seq.wait, a sequence state
+/// by seq.start or (its next state) seq.wait.
+static bool isOrigin(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !pipeOf(def))
+    return false;
+  unsigned n = cast<OpResult>(v).getResultNumber();
+  if (isa<SlotType>(v.getType()))
+    return isa<PipeAcquireOp, PipeWaitOp>(def) && n == 0;
+  if (isa<SeqTurnType>(v.getType()))
+    return isa<SeqWaitOp>(def) && n == 0;
+  return isa<SeqStartOp>(def) || (isa<SeqWaitOp>(def) && n == 1);
+}
+
+/// The ops (pipe.acquire or pipe.wait; for ordered sequences, seq.wait or
+/// seq.start) whose value may reach `slot` through the values scf ops carry,
+/// nearest first (a loop's init before its yield); `unknown` when some
+/// origin is anything else (an argument, another op).
 static SmallVector<Operation *> slotSources(Value slot, bool &unknown) {
   SmallVector<Operation *> sources;
   SmallVector<Value> queue{slot};
@@ -146,10 +164,8 @@ static SmallVector<Operation *> slotSources(Value slot, bool &unknown) {
   unknown = false;
   for (unsigned next = 0; next < queue.size(); ++next) {
     Value v = queue[next];
-    Operation *def = v.getDefiningOp();
-    if (isa_and_nonnull<PipeAcquireOp, PipeWaitOp>(def) &&
-        cast<OpResult>(v).getResultNumber() == 0 && pipeOf(def)) {
-      sources.push_back(def);
+    if (isOrigin(v)) {
+      sources.push_back(v.getDefiningOp());
       continue;
     }
     SmallVector<Value> from;
@@ -164,18 +180,37 @@ static SmallVector<Operation *> slotSources(Value slot, bool &unknown) {
   return sources;
 }
 
+/// What owns a state, slot or turn of type `owner`, in messages.
+static StringRef ownerKind(Type owner) {
+  return isa<OrderedSeqType>(owner) ? "ordered sequence" : "pipe";
+}
+
+/// What a linear value is called in messages, and the op(s) that make it.
+static StringRef nounOf(Type type) {
+  if (isa<SeqTurnType>(type))
+    return "turn";
+  return isa<SeqStateType>(type) ? "state" : "slot";
+}
+static StringRef makerOf(Type type) {
+  if (isa<SeqTurnType>(type))
+    return "seq.wait";
+  if (isa<SeqStateType>(type))
+    return "seq.start or seq.wait";
+  return cast<SlotType>(type).getRole() == PipeRole::producer ? "pipe.acquire"
+                                                              : "pipe.wait";
+}
+
 LogicalResult mlir::mbarrier::verifySlotOrigin(Operation *op, Value pipe,
                                                Value slot) {
-  bool producer = cast<SlotType>(slot.getType()).getRole() ==
-                  PipeRole::producer;
+  StringRef noun = nounOf(slot.getType());
   bool unknown = false;
   SmallVector<Operation *> sources = slotSources(slot, unknown);
   if (unknown || sources.empty())
     return op->emitOpError()
-           << "takes a slot made by pipe." << (producer ? "acquire" : "wait")
+           << "takes a " << noun << " made by " << makerOf(slot.getType())
            << " in the same function (or carried from one by scf.for, scf.if "
-              "or scf.while); a slot cannot be passed in a function or block "
-              "argument";
+              "or scf.while); a "
+           << noun << " cannot be passed in a function or block argument";
   Value expected = pipe ? pipe : pipeOf(sources.front());
   for (Operation *source : sources) {
     Value taken = pipeOf(source);
@@ -183,18 +218,21 @@ LogicalResult mlir::mbarrier::verifySlotOrigin(Operation *op, Value pipe,
       continue;
     InFlightDiagnostic diag = op->emitOpError();
     if (pipe) {
-      diag << "uses a slot of another pipe: the slot was taken on ";
+      diag << "uses a " << noun << " of another "
+           << ownerKind(pipe.getType()) << ": the " << noun
+           << " was taken on ";
       if (taken.getType() == pipe.getType())
         diag << "another " << pipe.getType();
       else
         diag << "a " << taken.getType() << ", this op is on a "
              << pipe.getType();
     } else {
-      diag << "takes a slot that may come from two pipes ("
+      diag << "takes a " << noun << " that may come from two pipes ("
            << expected.getType() << " and " << taken.getType() << ")";
       diag.attachNote(sources.front()->getLoc()) << "taken here";
     }
-    diag.attachNote(source->getLoc()) << "taken here, on the other pipe";
+    diag.attachNote(source->getLoc())
+        << "taken here, on the other " << ownerKind(taken.getType());
     return diag;
   }
   return success();
@@ -230,7 +268,8 @@ static bool isPipeOp(Operation *op) {
   return isa<PipeCreateOp, PipeInitOp, PipeStartOp, PipeAdvanceOp,
              PipeAcquireOp, PipeWaitOp, PipeTryAcquireOp, PipeTryWaitOp,
              PipeCommitOp, PipeReleaseOp, PipeTailOp, PipeStageOp,
-             PipeFullPtrOp, PipeCpAsyncBulkOp, PipeCpAsyncBulkTensorOp>(op);
+             PipeFullPtrOp, PipeCpAsyncBulkOp, PipeCpAsyncBulkTensorOp,
+             SeqCreateOp, SeqInitOp, SeqStartOp, SeqWaitOp, SeqArriveOp>(op);
 }
 
 /// The uses of one value on the paths of one walk: those that may have
@@ -250,7 +289,7 @@ struct Path {
 class Linearity {
 public:
   explicit Linearity(Value value)
-      : value(value), slot(isa<SlotType>(value.getType())) {}
+      : value(value), slot(isa<SlotType, SeqTurnType>(value.getType())) {}
 
   LogicalResult run();
 
@@ -270,13 +309,19 @@ private:
 
   /// What taking a slot is called ("committed") and the op that does it.
   StringRef verb() const {
+    if (isa<SeqTurnType>(value.getType()))
+      return "arrived";
     return cast<SlotType>(value.getType()).getRole() == PipeRole::producer
                ? "committed"
                : "released";
   }
   StringRef taker() const {
+    if (isa<SeqTurnType>(value.getType()))
+      return "seq.arrive";
     return verb() == "committed" ? "pipe.commit" : "pipe.release";
   }
+  /// "slot" or "turn".
+  StringRef noun() const { return nounOf(value.getType()); }
 
   Value value;
   bool slot;
@@ -309,7 +354,7 @@ Use Linearity::classify(OpOperand &operand) const {
   Operation *user = operand.getOwner();
   unsigned n = operand.getOperandNumber();
   if (slot) {
-    if (n == 1 && isa<PipeCommitOp, PipeReleaseOp>(user))
+    if (n == 1 && isa<PipeCommitOp, PipeReleaseOp, SeqArriveOp>(user))
       return {user, Kind::Take, {}};
     if ((n == 1 && isa<PipeFullPtrOp, PipeCpAsyncBulkOp,
                        PipeCpAsyncBulkTensorOp>(user)) ||
@@ -317,7 +362,7 @@ Use Linearity::classify(OpOperand &operand) const {
       return {user, Kind::Read, {}};
     return {user, isCarry(operand) ? Kind::HandOn : Kind::Escape, {}};
   }
-  if (n == 1 && isa<PipeAcquireOp, PipeWaitOp, PipeTailOp>(user))
+  if (n == 1 && isa<PipeAcquireOp, PipeWaitOp, PipeTailOp, SeqWaitOp>(user))
     return {user, Kind::Take, pipeOf(user)};
   if (n == 1 && isa<PipeTryAcquireOp, PipeTryWaitOp>(user))
     return {user, Kind::Read, pipeOf(user)};
@@ -426,7 +471,8 @@ LogicalResult Linearity::onUse(OpOperand &operand, Path &path,
   if (use.kind == Kind::Escape) {
     InFlightDiagnostic diag =
         slotError() << "is passed to '" << use.op->getName()
-                    << "': a slot stays in the function that took it "
+                    << "': a " << noun()
+                    << " stays in the function that took it "
                        "(carried only by scf.for, scf.if and scf.while) and "
                        "is "
                     << verb() << " there";
@@ -467,7 +513,8 @@ static StringRef past(const Use &use) {
 /// The slot diagnostics are located at the acquire or wait that made the
 /// slot (the nearest one, for a carried slot).
 InFlightDiagnostic Linearity::slotError() {
-  InFlightDiagnostic diag = origin->emitOpError() << "makes a slot that ";
+  InFlightDiagnostic diag = origin->emitOpError()
+                            << "makes a " << noun() << " that ";
   if (value.getDefiningOp() != origin)
     diag << "(" << describeCarried(value) << ") ";
   return diag;
@@ -478,7 +525,7 @@ LogicalResult Linearity::twice(const Use &first, const Use &second) {
     StringRef verb = this->verb();
     InFlightDiagnostic diag = slotError();
     if (first.kind == Kind::Take && second.kind == Kind::Take) {
-      diag << "is " << verb << " twice: each slot is " << verb
+      diag << "is " << verb << " twice: each " << noun() << " is " << verb
            << " exactly once";
       diag.attachNote(second.op->getLoc())
           << "second " << second.op->getName().stripDialect();
@@ -486,7 +533,7 @@ LogicalResult Linearity::twice(const Use &first, const Use &second) {
       diag << "is " << (first.kind == Kind::Take ? verb : "handed on")
            << " and then "
            << (second.kind == Kind::Take ? verb : "handed on")
-           << " again: each slot is " << verb
+           << " again: each " << noun() << " is " << verb
            << " (or carried on to a value that is) exactly once";
       diag.attachNote(first.op->getLoc()) << "first here";
       diag.attachNote(second.op->getLoc()) << "again here";
@@ -499,7 +546,7 @@ LogicalResult Linearity::twice(const Use &first, const Use &second) {
                               << first.op->getName() << "' already "
                               << past(first);
     if (first.pipe && second.pipe)
-      diag << " on this pipe";
+      diag << " on this " << ownerKind(first.pipe.getType());
     if (first.kind == Kind::HandOn)
       diag << ": use the value it hands the state on to";
     else if (isa<PipeTailOp>(first.op))
@@ -542,7 +589,8 @@ LogicalResult Linearity::everyTrip(const Use &use, Operation *loop) {
            << (use.kind == Kind::HandOn ? StringRef("handed on") : verb())
            << " in every trip of the enclosing '" << loop->getName()
            << "', which it enters from outside: carry it into the loop (an "
-              "iter_arg) and hand on the slot each trip makes";
+              "iter_arg) and hand on the "
+           << noun() << " each trip makes";
       diag.attachNote(use.op->getLoc()) << "here";
       return diag;
     }
@@ -562,7 +610,7 @@ LogicalResult Linearity::afterTaking(const Use &first, const Use &read) {
   InFlightDiagnostic diag = read.op->emitOpError();
   if (slot) {
     StringRef verb = this->verb();
-    diag << "uses a slot after it was "
+    diag << "uses a " << noun() << " after it was "
          << (first.kind == Kind::Take ? verb : "handed on");
     diag.attachNote(first.op->getLoc())
         << (first.kind == Kind::Take ? verb : "handed on") << " here";
@@ -594,7 +642,8 @@ LogicalResult Linearity::elsewhere(Operation *user) {
 //===----------------------------------------------------------------------===//
 
 static bool isLinear(Value value) {
-  return isa<PipeStateType, SlotType>(value.getType());
+  return isa<PipeStateType, SlotType, SeqStateType, SeqTurnType>(
+      value.getType());
 }
 
 /// Every state and slot defined in `region`, outside isolated ops.

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Target/NVPTX/TargetInfo.h"
 #include "mbarrier/Dialect/MBarrier/Transforms/Passes.h"
+#include "mbarrier/Dialect/MBarrier/Transforms/OrderedSeqLowering.h"
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -490,6 +491,8 @@ struct MBarrierLowerPipes
     patterns.add<PipeReleaseLowering>(types, ctx,
                                       function_ref<bool(Operation *)>(
                                           restrictedFence));
+    // The ordered sequences (LowerOrderedSeq.cpp).
+    populateOrderedSeqLowering(types, patterns, target);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
                                                          target);
     populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, types);

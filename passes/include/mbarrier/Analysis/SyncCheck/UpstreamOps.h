@@ -10,6 +10,8 @@
 #define MBARRIER_ANALYSIS_SYNCCHECK_UPSTREAMOPS_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace mlir::mbarrier::checksync {
 
@@ -68,6 +70,46 @@ bool isIndexSwitch(Operation *op);
 
 /// A `cp.async.bulk` op of the NVVM dialect (any direction or form).
 bool isBulkCopy(Operation *op);
+
+/// Bulk stores and their async-groups (PTX ISA, "cp.async.bulk.tensor",
+/// "cp.async.bulk.commit_group", "cp.async.bulk.wait_group"): the
+/// `.shared::cta` source of a bulk copy to global memory (tensor, plain or
+/// reduction), or null; a commit of the thread's open bulk async-group; a
+/// wait until at most `groups` of the newest groups are pending (`read`:
+/// pending reading their sources).
+Value bulkStoreSource(Operation *op);
+bool isBulkCommitGroup(Operation *op);
+struct BulkWait {
+  int64_t groups;
+  bool read;
+};
+std::optional<BulkWait> bulkWaitGroup(Operation *op);
+
+/// A write to memory through an address: a store (llvm.store,
+/// nvvm.stmatrix) or a bulk copy into shared memory (its destination); the
+/// address and the bytes written from it (at least; 1 where unknown), or a
+/// null address.
+struct MemoryWrite {
+  Value address;
+  int64_t bytes = 1;
+};
+MemoryWrite memoryWriteOf(Operation *op);
+
+/// A pointer as an allocation plus a byte offset: the allocation is a
+/// global's symbol (llvm.mlir.addressof) or else the value the chain starts
+/// from; the offset `constant + sum(index * scale)` over the indices of
+/// llvm.getelementptr (one index each, of an integer or float element
+/// type) through llvm.addrspacecast. None where a step is anything else.
+struct Address {
+  Attribute symbol;
+  Value base;
+  int64_t constant = 0;
+  SmallVector<std::pair<Value, int64_t>, 2> scaled;
+  bool sameAllocation(const Address &other) const {
+    return symbol ? symbol == other.symbol : base == other.base;
+  }
+};
+std::optional<Address> decomposeAddress(Value ptr);
 
 } // namespace mlir::mbarrier::checksync
 

@@ -5,7 +5,10 @@
 // of a loop it enters from outside; a slot is committed (or released) exactly
 // once on every path and used only before that; both follow the values that
 // scf.for, scf.if and scf.while carry. And a slot's pipe: every op that takes
-// a slot is on the pipe whose acquire or wait made it.
+// a slot is on the pipe whose acquire or wait made it. The states and turns
+// of ordered sequences (!mbarrier.seq_state, !mbarrier.seq_turn) follow the
+// same rules: a turn is arrived exactly once (seq.wait takes a state,
+// seq.arrive a turn), each on the sequence that made it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MBARRIER_DIALECT_PIPELINEARITY_H
@@ -21,7 +24,8 @@ namespace mlir::mbarrier {
 /// for every other op.
 LogicalResult verifyPipeLinearity(Operation *op);
 
-/// `slot` (an operand of `op`) comes from pipe.acquire or pipe.wait, through
+/// `slot` (an operand of `op`) comes from pipe.acquire or pipe.wait (a turn
+/// from seq.wait, a sequence state from seq.start or seq.wait), through
 /// the values scf ops carry, and every op that may have made it is on
 /// `pipe` (when `op` names one) or, without a pipe operand, on one pipe.
 LogicalResult verifySlotOrigin(Operation *op, Value pipe, Value slot);

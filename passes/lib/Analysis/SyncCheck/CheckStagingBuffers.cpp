@@ -1,0 +1,309 @@
+//===- CheckStagingBuffers.cpp - a bulk store's source written too early --===//
+//
+// A bulk store to global memory (`cp.async.bulk.tensor` shared::cta ->
+// global, the epilogue of CUTLASS and FA3) reads its shared source
+// asynchronously. It carries no mbarrier: the issuing thread closes its bulk
+// async-group with `cp.async.bulk.commit_group`, and only its
+// `cp.async.bulk.wait_group.read N` tells that every group but the newest N
+// has finished reading. A write into the source before that wait (the next
+// tile staged into the same buffer) may overwrite data the store has not
+// read yet: the tile lands in global memory corrupted, on some runs.
+//
+// The walk follows program order over structured control flow and keeps
+// the stores that may still be reading, per the issuing thread's groups
+// (how many groups were committed after each one's). A write to shared
+// memory (a store, stmatrix, a bulk copy into shared memory) of a point of
+// its executing set whose address falls into the first 16 bytes of a
+// pending store's source (a box is at least 16 bytes; beyond, its extent is
+// the tensor map's, which the IR does not hold) is reported: an error where
+// the store is pending on every path and the write runs on every launch, a
+// warning where only on some (a loop that may not run). Where a store's or
+// a write's address, executing set or branch cannot be evaluated, the store
+// is dropped: silence.
+//
+//===----------------------------------------------------------------------===//
+#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+using Severity = Reporter::Severity;
+
+// A named namespace: the library is a unity build, and the other check
+// files have their own `Pending`, `State`, ...
+namespace staging_buffers {
+constexpr unsigned kStagingSlot = 100;
+/// The smallest box a tensor store reads (PTX ISA: the box's inner extent
+/// in bytes is a multiple of 16).
+constexpr int64_t kMinBoxBytes = 16;
+
+/// A bulk store that may still read its source.
+struct Pending {
+  Operation *store;
+  /// Pending on every path that reaches the current point.
+  bool certain = true;
+  /// Whether its group is committed: on every path, on none, or on some.
+  enum class Group { Open, Committed, Mixed } group = Group::Open;
+  /// The groups committed after its own, over the paths.
+  int64_t newerMin = 0, newerMax = 0;
+};
+
+struct State {
+  SmallVector<Pending, 4> pending;
+
+  Pending *find(Operation *store) {
+    for (Pending &p : pending)
+      if (p.store == store)
+        return &p;
+    return nullptr;
+  }
+
+  /// Paths meet: a store pending on one side only is pending on some paths.
+  void join(const State &other) {
+    SmallVector<Pending, 4> out;
+    for (Pending p : pending) {
+      auto it = llvm::find_if(other.pending, [&](const Pending &q) {
+        return q.store == p.store;
+      });
+      if (it == other.pending.end()) {
+        p.certain = false;
+      } else {
+        p.certain = p.certain && it->certain;
+        if (p.group != it->group)
+          p.group = Pending::Group::Mixed;
+        p.newerMin = std::min(p.newerMin, it->newerMin);
+        p.newerMax = std::max(p.newerMax, it->newerMax);
+      }
+      out.push_back(p);
+    }
+    for (const Pending &q : other.pending)
+      if (!find(q.store)) {
+        Pending p = q;
+        p.certain = false;
+        out.push_back(p);
+      }
+    pending = std::move(out);
+  }
+
+  /// The stores, commits and waits of the issuing thread are what the
+  /// buffer sees: a branch some thread certainly takes does them, one no
+  /// thread takes does nothing, one of an unknown set may or may not (its
+  /// stores are dropped: undecidable).
+  static State mergeBranches(const State &entry,
+                             ArrayRef<Branch<State>> branches) {
+    std::optional<State> out;
+    bool unknown = false;
+    for (const Branch<State> &b : branches) {
+      if (!b.set) {
+        unknown = true;
+        continue;
+      }
+      if (!b.taken)
+        continue;
+      if (out)
+        out->join(b.state);
+      else
+        out = b.state;
+    }
+    State result = out ? *out : entry;
+    if (!unknown)
+      return result;
+    // A branch of an unknown set may or may not have run: the stores it
+    // touched (committed, waited for) are undecidable, and dropped.
+    auto touched = [&](const Branch<State> &b, Operation *store) {
+      auto in = [&](const State &s) -> const Pending * {
+        for (const Pending &p : s.pending)
+          if (p.store == store)
+            return &p;
+        return nullptr;
+      };
+      const Pending *before = in(entry), *after = in(b.state);
+      if (!before || !after)
+        return bool(before) != bool(after);
+      return before->group != after->group ||
+             before->newerMin != after->newerMin ||
+             before->newerMax != after->newerMax;
+    };
+    for (const Branch<State> &b : branches)
+      if (!b.set)
+        llvm::erase_if(result.pending,
+                       [&](const Pending &p) { return touched(b, p.store); });
+    return result;
+  }
+};
+
+/// A pointer evaluated at one point: its allocation and byte offset.
+struct Place {
+  Address address;
+  int64_t offset;
+};
+
+std::optional<Place> placeAt(SPMDModel &model, const Address &address,
+                             Point p) {
+  int64_t offset = address.constant;
+  for (auto [index, scale] : address.scaled) {
+    std::optional<int64_t> v = model.evalInt(index, p);
+    if (!v)
+      return std::nullopt;
+    offset += *v * scale;
+  }
+  return Place{address, offset};
+}
+
+/// Whether a loop around `op` may run no trip.
+bool inLoopThatMayNotRun(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isLoop(parent) && !runsAtLeastOnce(parent))
+      return true;
+  return false;
+}
+
+class StagingCheck {
+public:
+  StagingCheck(SPMDModel &model, Reporter &out) : model(model), out(out) {}
+
+  void visit(Operation *op, State &state) {
+    if (bulkStoreSource(op))
+      return issue(op, state);
+    if (isBulkCommitGroup(op))
+      return commit(state);
+    if (std::optional<BulkWait> wait = bulkWaitGroup(op))
+      return waitGroups(wait->groups, state);
+    MemoryWrite write = memoryWriteOf(op);
+    if (write.address)
+      checkWrite(op, write, state);
+  }
+
+private:
+  void issue(Operation *store, State &state) {
+    // A store issued again (the next trip) replaces the earlier one: that
+    // one is in an older group, so it is freed no later.
+    llvm::erase_if(state.pending,
+                   [&](const Pending &p) { return p.store == store; });
+    state.pending.push_back(Pending{store});
+  }
+
+  static void commit(State &state) {
+    for (Pending &p : state.pending) {
+      switch (p.group) {
+      case Pending::Group::Open:
+        p.group = Pending::Group::Committed;
+        p.newerMin = p.newerMax = 0;
+        break;
+      case Pending::Group::Committed:
+        ++p.newerMin;
+        ++p.newerMax;
+        break;
+      case Pending::Group::Mixed:
+        p.group = Pending::Group::Committed;
+        p.newerMin = 0;
+        ++p.newerMax;
+        break;
+      }
+    }
+  }
+
+  /// At most `groups` of the newest groups still pending: the stores of
+  /// older groups are done (wait_group waits for the writes too, so frees
+  /// the sources as well); the thread's open group is not waited for.
+  static void waitGroups(int64_t groups, State &state) {
+    llvm::erase_if(state.pending, [&](const Pending &p) {
+      return p.group == Pending::Group::Committed && p.newerMin >= groups;
+    });
+    for (Pending &p : state.pending)
+      if (p.group != Pending::Group::Open && p.newerMax >= groups)
+        p.certain = false;
+  }
+
+  /// The source of `store` at every point of its executing set, when it is
+  /// the same at all of them.
+  std::optional<Place> sourceOf(Operation *store) {
+    std::optional<Address> address = decomposeAddress(bulkStoreSource(store));
+    const ExecSet &points = actingPoints(store, model);
+    if (!address || !points || points->none())
+      return std::nullopt;
+    std::optional<Place> place;
+    for (unsigned b : points->set_bits()) {
+      std::optional<Place> at = placeAt(model, *address, model.point(b));
+      if (!at || (place && at->offset != place->offset))
+        return std::nullopt;
+      place = at;
+    }
+    return place;
+  }
+
+  void checkWrite(Operation *op, const MemoryWrite &write, State &state) {
+    if (state.pending.empty())
+      return;
+    std::optional<Address> address = decomposeAddress(write.address);
+    const ExecSet &points = actingPoints(op, model);
+    if (!address || !points)
+      return;
+    for (const Pending &p : state.pending) {
+      std::optional<Place> src = sourceOf(p.store);
+      if (!src || !src->address.sameAllocation(*address))
+        continue;
+      std::optional<Point> hit;
+      for (unsigned b : points->set_bits()) {
+        Point point = model.point(b);
+        std::optional<Place> at = placeAt(model, *address, point);
+        if (!at)
+          break;
+        if (at->offset < src->offset + kMinBoxBytes &&
+            at->offset + write.bytes > src->offset) {
+          hit = point;
+          break;
+        }
+      }
+      if (hit)
+        return report(op, p, *hit);
+    }
+  }
+
+  void report(Operation *op, const Pending &p, Point hit) {
+    bool every = p.certain && !inLoopThatMayNotRun(op);
+    auto diag = out.report(op, every ? Severity::Error : Severity::Warning,
+                           kStagingSlot);
+    diag << "writes shared memory that a bulk store may still be reading"
+        << (every ? "" : " on some launches") << " (thread " << hit.tid;
+    if (model.ranks() > 1)
+      diag << " of CTA " << hit.rank;
+    diag << " writes into its source): ";
+    if (p.group == Pending::Group::Open)
+      diag << "the store's bulk async-group is not committed "
+             "(cp.async.bulk.commit_group), so no wait_group.read waits for "
+             "it";
+    else
+      diag << "wait for it with cp.async.bulk.wait_group.read "
+          << std::max<int64_t>(p.newerMin, 0)
+          << " by the thread that issued it before the buffer is written "
+             "again ("
+          << p.newerMin << " group(s) were committed after the store's own)";
+    out.note(op, kStagingSlot, p.store->getLoc(),
+             "the bulk store that reads the buffer");
+  }
+
+  SPMDModel &model;
+  Reporter &out;
+};
+} // namespace staging_buffers
+
+using namespace staging_buffers;
+
+void checksync::checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
+                                    Reporter &out) {
+  if (!model.countable() || !isStructured(fn))
+    return;
+  bool stores = fn->walk([](Operation *op) {
+                    return bulkStoreSource(op) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+                  }).wasInterrupted();
+  if (!stores)
+    return;
+  StagingCheck check(model, out);
+  auto walker = makeWalker<State>(
+      model, [&](Operation *op, State &state) { check.visit(op, state); });
+  State state;
+  walker.walkRegion(fn.getFunctionBody(), state);
+}
