@@ -172,7 +172,7 @@ void Counter::collect() {
     if (auto ptr = dyn_cast<PtrOp>(op))
       return collectCopies(ptr);
     auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
-    if (!barrierOp)
+    if (!barrierOp || !barrierOf(op))
       return;
     // arrive, arrive_expect_tx (count), tcgen05_commit (one arrival).
     Event e{op, *barrierOf(op), ctx, true, Value()};
@@ -219,27 +219,12 @@ void Counter::collectCopies(PtrOp ptr) {
 bool Counter::closedWorld(Value root) {
   if (!root || isa<BlockArgument>(root) || llvm::is_contained(openGroups, root))
     return false;
-  // Every use of the group (and of its remote views) is an mbarrier op.
-  // For views, the group is their pointer: its other uses are openRoots'.
-  SmallVector<Value> values{root};
-  if (isa<LLVM::LLVMPointerType>(root.getType())) {
-    values.clear();
-    for (Operation *user : root.getUsers())
-      if (auto view = dyn_cast<ViewOp>(user))
-        values.push_back(view.getResult());
-  }
-  while (!values.empty()) {
-    Value v = values.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      if (auto view = dyn_cast<RemoteViewOp>(user)) {
-        values.push_back(view.getResult());
-        continue;
-      }
-      if (!isa<MBarrierDialect>(user->getDialect()))
-        return false;
-    }
-  }
-  return true;
+  // Every use of the group (and of its remote views) is a barrier op (the
+  // uses of its mbarrier.ptr addresses are collectCopies'). For views, the
+  // group is their pointer: its other uses are openRoots'.
+  return forEachGroupUser(root, [](Operation *user) {
+    return barrierOf(user).has_value();
+  });
 }
 
 std::optional<PerRank> Counter::perRank(const Event &e) {
@@ -484,10 +469,8 @@ bool invariantIn(Value v, Operation *loop, unsigned *work = nullptr) {
   if (!loop->isAncestor(def))
     return true;
   // A clock or an elected lane can change from trip to trip.
-  StringRef name = def->getName().getStringRef();
   if (++*work > 64 || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
-      name.contains("clock") || name.contains("timer") ||
-      name == "nvvm.elect.sync")
+      readsClock(def) || isElectSync(def))
     return false;
   return llvm::all_of(def->getOperands(), [&](Value operand) {
     return invariantIn(operand, loop, work);
@@ -603,7 +586,7 @@ bool synchronizesIn(Operation *loop) {
 /// ranges over (a ring of stages): its index's range is known, and the
 /// loop's trip count is not a constant within it.
 bool lapsRing(const BarrierKey &key, Operation *loop) {
-  if (!key.range || loop->getName().getStringRef() != "scf.for" ||
+  if (!key.range || !isForLoop(loop) ||
       loop->getNumOperands() < 3)
     return false;
   int64_t stages = key.range->second - key.range->first;

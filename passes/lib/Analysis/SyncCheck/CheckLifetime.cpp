@@ -21,7 +21,7 @@
 // initializes the barrier for the whole CTA.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+#include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
