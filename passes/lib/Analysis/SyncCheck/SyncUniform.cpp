@@ -172,6 +172,22 @@ bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
   // one out of range is no arrival on another CTA's barrier either).
   if (numRanks == 1)
     return true;
+  bool own = true;
+  bool known = forEachTarget(op, [&](Point p, uint64_t ranks) {
+    own &= ranks == (uint64_t(1) << p.rank);
+  });
+  return known && own;
+}
+
+std::optional<uint64_t> SPMDModel::targetRanks(Operation *op) {
+  uint64_t all = 0;
+  if (!hasCluster || !forEachTarget(op, [&](Point, uint64_t r) { all |= r; }))
+    return std::nullopt;
+  return all;
+}
+
+bool SPMDModel::forEachTarget(Operation *op,
+                              llvm::function_ref<void(Point, uint64_t)> fn) {
   if (!countable())
     return false;
   // The target: a rank (`on %cta`, a view's rank operand or attribute) or
@@ -222,13 +238,15 @@ bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
     Point p = point(b);
     if (mask) {
       std::optional<int64_t> m = evalInt(mask, p);
-      if (!m || (static_cast<uint64_t>(*m) & 0xffff) != (uint64_t(1) << p.rank))
+      if (!m)
         return false;
+      fn(p, static_cast<uint64_t>(*m) & 0xffff);
       continue;
     }
     std::optional<int64_t> r = rankAttr ? rankAttr : evalInt(rank, p);
-    if (!r || *r != p.rank)
+    if (!r || *r < 0 || *r >= 16)
       return false;
+    fn(p, uint64_t(1) << *r);
   }
   return true;
 }

@@ -96,10 +96,19 @@ public:
   /// executing CTA itself at every point of its executing set: a cluster of
   /// one, `on %rank` with the CTA's own rank, a mask of its own bit.
   bool targetsOwnCTA(Operation *op);
+  /// The CTAs that the cluster-form `op` reaches from the points of its
+  /// executing set, as a mask of ranks; none where a point's target does
+  /// not evaluate.
+  std::optional<uint64_t> targetRanks(Operation *op);
 
 private:
   void computeVarying();
   bool computeTargetsOwnCTA(Operation *op);
+  /// Calls `fn(point, mask of target ranks)` for each point of the
+  /// executing set of the cluster-form `op`; false (and stops) where the
+  /// set or a target is unknown.
+  bool forEachTarget(Operation *op,
+                     llvm::function_ref<void(Point, uint64_t)> fn);
   std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
   std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
 
