@@ -4,6 +4,7 @@ size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, and
 the GEMM of examples/gemm.py (both cluster forms).
 
     python bench/check_sync_cost.py [--runs 5] [--sizes 100 1000 10000] [--json FILE]
+                                    [--dataflow]
 
 Two generated shapes, each checked silent (no diagnostic) before it is timed:
 
@@ -23,6 +24,13 @@ pipes so in mbarrier-to-ptx), then mbarrier-check-sync runs in this process
 time, each the minimum over `runs` (the run least disturbed by other work
 on the machine). `ops` counts the ops the
 checker sees (generic form). Any diagnostic fails the run.
+
+`--dataflow` adds the cost of MLIR's integer range analysis on the same
+kernel (docs/checker.md, "The analysis"): upstream's
+`int-range-optimizations` on each gpu.func, which runs a DataFlowSolver
+with DeadCodeAnalysis, SparseConstantPropagation and IntegerRangeAnalysis
+and then folds what the ranges decide (an upper bound of the solver's own
+cost), timed the same way, and its ratio to the checker's time.
 """
 from __future__ import annotations
 
@@ -149,23 +157,18 @@ def lowered(text: str) -> str:
     return module.operation.get_asm(print_generic_op_form=True)
 
 
-def measure(name: str, text: str, runs: int) -> dict:
-    """The checker on `text`, in this process with MLIR's threading off: the
-    CPU time of this thread during PassManager.run and its wall time, the
-    minimum of `runs`, each on a fresh parse.
-    Fails on any diagnostic (the kernels are correct)."""
+def timed(generic: str, pipeline: str, runs: int, name: str) -> tuple[float, float]:
+    """The minimum CPU and wall time of `pipeline` on fresh parses of
+    `generic` (MLIR's threading off); fails on any diagnostic."""
     from mlir import ir
     from mlir.passmanager import PassManager
-    generic = lowered(text)
-    ops = sum(1 for line in generic.splitlines() if '"(' in line
-              and line.lstrip().startswith(('"', "%")))
     cpu, wall = [], []
     for _ in range(runs):
         ctx = ir.Context()
         ctx.enable_multithreading(False)
         mbarrier_dialect.register_dialect(ctx)
         module = ir.Module.parse(generic, context=ctx)
-        pm = PassManager.parse("builtin.module(mbarrier-check-sync)", context=ctx)
+        pm = PassManager.parse(pipeline, context=ctx)
         diagnostics = []
         handler = ctx.attach_diagnostic_handler(lambda d: diagnostics.append(str(d)) or True)
         t0, c0 = time.perf_counter(), time.thread_time()
@@ -174,11 +177,26 @@ def measure(name: str, text: str, runs: int) -> dict:
         wall.append(time.perf_counter() - t0)
         handler.detach()
         if diagnostics:
-            raise RuntimeError(f"the checker is not silent on {name}: {diagnostics}")
-    seconds = min(cpu)
-    return {"kernel": name, "ops": ops, "cpu_s": seconds, "wall_s": min(wall),
-            "cpu_us_per_op": 1e6 * seconds / ops}
+            raise RuntimeError(f"{pipeline} is not silent on {name}: {diagnostics}")
+    return min(cpu), min(wall)
 
+
+def measure(name: str, text: str, runs: int, dataflow: bool = False) -> dict:
+    """The checker on `text`, in this process with MLIR's threading off: the
+    CPU time of this thread during PassManager.run and its wall time, the
+    minimum of `runs`, each on a fresh parse.
+    Fails on any diagnostic (the kernels are correct)."""
+    generic = lowered(text)
+    ops = sum(1 for line in generic.splitlines() if '"(' in line
+              and line.lstrip().startswith(('"', "%")))
+    seconds, wall = timed(generic, "builtin.module(mbarrier-check-sync)", runs, name)
+    row = {"kernel": name, "ops": ops, "cpu_s": seconds, "wall_s": wall,
+           "cpu_us_per_op": 1e6 * seconds / ops}
+    if dataflow:
+        row["ranges_cpu_s"], _ = timed(
+            generic, "builtin.module(gpu.module(gpu.func(int-range-optimizations)))",
+            runs, name)
+    return row
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -186,19 +204,26 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000],
                         help="target op counts of the generated kernels")
     parser.add_argument("--json", default=None, help="write the rows here")
+    parser.add_argument("--dataflow", action="store_true",
+                        help="also time MLIR's integer range analysis on each kernel")
     args = parser.parse_args()
     rows = []
     for size in args.sizes:
         # ~15 ops per ring unit, units a multiple of 2 * DEPTH; ~11 per group.
         units = max(2 * DEPTH, round(size / 15 / (2 * DEPTH)) * 2 * DEPTH)
-        rows.append(measure(f"ring_{size}", ring_kernel(units), args.runs))
-        rows.append(measure(f"groups_{size}", groups_kernel(max(1, round(size / 11))), args.runs))
+        rows.append(measure(f"ring_{size}", ring_kernel(units), args.runs, args.dataflow))
+        rows.append(measure(f"groups_{size}", groups_kernel(max(1, round(size / 11))), args.runs,
+                            args.dataflow))
     for cluster in (1, 2):
-        rows.append(measure(f"gemm_cluster{cluster}", gemm_kernel(cluster), args.runs))
-    print(f"{'kernel':>16} {'ops':>8} {'cpu (s)':>9} {'cpu us/op':>10} {'wall (s)':>9}")
+        rows.append(measure(f"gemm_cluster{cluster}", gemm_kernel(cluster), args.runs, args.dataflow))
+    extra = f" {'ranges (s)':>10} {'ratio':>6}" if args.dataflow else ""
+    print(f"{'kernel':>16} {'ops':>8} {'cpu (s)':>9} {'cpu us/op':>10} {'wall (s)':>9}{extra}")
     for row in rows:
+        extra = ""
+        if args.dataflow:
+            extra = f" {row['ranges_cpu_s']:>10.4f} {row['ranges_cpu_s'] / row['cpu_s']:>6.2f}"
         print(f"{row['kernel']:>16} {row['ops']:>8} {row['cpu_s']:>9.4f} "
-              f"{row['cpu_us_per_op']:>10.1f} {row['wall_s']:>9.4f}")
+              f"{row['cpu_us_per_op']:>10.1f} {row['wall_s']:>9.4f}{extra}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

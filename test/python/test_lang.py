@@ -301,12 +301,14 @@ def test_unrolled_range_copies_the_body_and_keeps_a_remainder():
     assert len(seen) == 4
     text = str(k.module)
     assert text.count("scf.for") == 2 and text.count("mbarrier.arrive") == 4
-    # Not a whole protocol (no init, no final cluster barrier): the checker
-    # says so.
+    # Not a whole protocol (no init): the checker says so. (No class 2
+    # report: CTA 1, which both CTAs arrive on, waits on that barrier in the
+    # loop around the arrivals, so its wait may drain them; docs/checker.md,
+    # class 2.)
     with pytest.warns(SyncCheckWarning) as record:
         ptx = k.compile().ptx
     messages = [str(w.message) for w in record]
-    assert any("followed by the kernel's exit with no cluster barrier" in m for m in messages)
+    assert not any("followed by the kernel's exit" in m for m in messages)
     assert any("a group that is never initialized" in m for m in messages)
     assert ptx.count("mbarrier.arrive.release.cluster.shared::cluster.b64") == 4
     with pytest.raises(ValueError, match="unroll must be a positive int"):

@@ -27,7 +27,7 @@
 //   may work.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+#include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -75,19 +75,18 @@ bool certainlyExecuted(Operation *op, FunctionOpInterface fn,
        child = parent, parent = parent->getParentOp()) {
     if (!parent)
       return false;
-    StringRef name = parent->getName().getStringRef();
     Region *region = child->getParentRegion();
-    if (name == "scf.if") {
+    if (isIfOp(parent)) {
       const ExecSet &set = model.regionSet(region);
       if (!set || !set->any())
         return false;
-    } else if (name == "scf.for") {
+    } else if (isForLoop(parent)) {
       if (!runsAtLeastOnce(parent))
         return false;
-    } else if (name == "scf.while") {
+    } else if (isWhileLoop(parent)) {
       if (region->getRegionNumber() != 0)
         return false;
-    } else if (name != "scf.execute_region") {
+    } else if (!isExecuteRegion(parent)) {
       return false;
     }
   }
@@ -104,34 +103,26 @@ struct Use {
   BarrierKey key;
 };
 
-/// The uses of the group `root`, if every one is in sight: mbarrier ops on
+/// The uses of the group `root`, if every one is in sight: barrier ops on
 /// it or on its remote views, and its addresses (mbarrier.ptr) taken only by
 /// bulk copies, which complete on the barrier. Anything else (a call, inline
-/// PTX, an scf.yield, a pipe op not lowered) may initialize it out of sight.
+/// PTX, an scf.yield, a pipe not lowered) may initialize it out of sight.
 bool usesInSight(Value root, SmallVectorImpl<Use> &uses) {
-  SmallVector<Value> values{root};
-  while (!values.empty()) {
-    Value v = values.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      if (auto view = dyn_cast<RemoteViewOp>(user)) {
-        values.push_back(view.getResult());
-        continue;
-      }
-      if (auto ptr = dyn_cast<PtrOp>(user)) {
-        for (Operation *copy : ptr->getUsers()) {
-          if (!copy->getName().getStringRef().starts_with("nvvm.cp.async.bulk"))
-            return false;
-          uses.push_back({copy, *barrierOf(ptr)});
-        }
-        continue;
-      }
-      if (!isa<InitOp, InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp,
-               TryWaitOp, TestWaitOp, Tcgen05CommitOp>(user))
-        return false;
-      uses.push_back({user, *barrierOf(user)});
+  return forEachGroupUser(root, [&](Operation *user) {
+    std::optional<BarrierKey> key = barrierOf(user);
+    if (!key)
+      return false;
+    if (!isa<PtrOp>(user)) {
+      uses.push_back({user, *key});
+      return true;
     }
-  }
-  return true;
+    for (Operation *copy : user->getUsers()) {
+      if (!isBulkCopy(copy))
+        return false;
+      uses.push_back({copy, *key});
+    }
+    return true;
+  });
 }
 
 /// The global that `ptr` points into (through GEPs and address space
@@ -177,9 +168,7 @@ std::optional<SmallVector<Value>> viewsOfGlobal(FunctionOpInterface fn,
       } else if (auto store = dyn_cast<LLVM::StoreOp>(user)) {
         if (store.getValue() == ptr)
           return std::nullopt; // the address escapes
-      } else if (!isa<LLVM::LoadOp>(user) &&
-                 !user->getName().getStringRef().starts_with(
-                     "nvvm.cp.async.bulk")) {
+      } else if (!isa<LLVM::LoadOp>(user) && !isBulkCopy(user)) {
         return std::nullopt;
       }
     }
@@ -374,9 +363,7 @@ struct InitState {
 /// cluster barriers, warp barriers, mbarrier waits (a hand-off through
 /// another barrier), calls.
 bool mayOrderThreads(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  if (name == "gpu.barrier" || name.starts_with("nvvm.barrier") ||
-      name == "nvvm.bar.warp.sync" || isClusterWait(op) ||
+  if (isThreadBarrier(op) || isClusterWait(op) ||
       isa<WaitOp, TryWaitOp, TestWaitOp, CallOpInterface>(op))
     return true;
   if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
@@ -400,7 +387,7 @@ llvm::BitVector mayExecute(Operation *op, SPMDModel &model) {
     Operation *parent = region->getParentOp();
     if (!parent || isa<FunctionOpInterface>(parent))
       break;
-    if (parent->getName().getStringRef() != "scf.if")
+    if (!isIfOp(parent))
       continue;
     bool thenRegion = region->getRegionNumber() == 0;
     for (unsigned b : llvm::BitVector(set).set_bits()) {
@@ -421,7 +408,7 @@ std::optional<SmallVector<int64_t>> initIndices(const BarrierKey &key) {
     return SmallVector<int64_t>{*key.constIndex};
   auto arg = dyn_cast<BlockArgument>(key.index);
   Operation *loop = arg ? arg.getOwner()->getParentOp() : nullptr;
-  if (!loop || loop->getName().getStringRef() != "scf.for" ||
+  if (!loop || !isForLoop(loop) ||
       arg.getArgNumber() != 0 || loop->getNumOperands() < 3)
     return std::nullopt;
   std::optional<int64_t> lb = constantOf(loop->getOperand(0));
@@ -590,21 +577,23 @@ bool uniformInCTA(Value v, unsigned *work) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (isa<FunctionOpInterface>(owner))
       return true;
-    if (owner->getName().getStringRef() == "scf.for" &&
+    if (isForLoop(owner) &&
         arg.getArgNumber() == 0 && owner->getNumOperands() >= 3)
       return llvm::all_of(owner->getOperands().take_front(3),
                           [&](Value b) { return uniformInCTA(b, work); });
     return false;
   }
   Operation *def = v.getDefiningOp();
-  StringRef name = def->getName().getStringRef();
-  if (name.starts_with("nvvm.read.ptx.sreg.cluster") ||
-      name == "gpu.cluster_block_id" || name == "gpu.block_id" ||
-      name.starts_with("nvvm.read.ptx.sreg.ctaid"))
+  switch (pointSourceOf(def)) {
+  case PointSource::Launch:
+  case PointSource::CTA:
     return true;
-  if (name == "gpu.thread_id" || name == "gpu.lane_id" ||
-      name.starts_with("nvvm.read.ptx.sreg") || name == "nvvm.elect.sync" ||
-      def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+  case PointSource::Thread:
+    return false;
+  case PointSource::None:
+    break;
+  }
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
     return false;
   return llvm::all_of(def->getOperands(),
                       [&](Value operand) { return uniformInCTA(operand, work); });

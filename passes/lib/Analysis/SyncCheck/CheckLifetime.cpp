@@ -14,14 +14,17 @@
 // - class 2: whether a remote access happened since the last cluster wait.
 //   At the kernel's return: on every path and nothing in the kernel can
 //   drain it (no wait on a barrier that other CTAs arrive on) an error;
-//   otherwise a warning.
+//   otherwise a warning. Silent where every CTA the access reaches waits
+//   on the barrier it reaches, in a wait that may come after it (CUTLASS's
+//   producer_tail, the consumers' full waits): whether that wait covers the
+//   access's phase is not followed, so the model cannot decide.
 //
 // An scf.if branch that some thread certainly takes (known, non-empty
 // executing set) decides the state of what it touches: an init by thread 0
 // initializes the barrier for the whole CTA.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+#include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -185,6 +188,73 @@ SmallVector<Value> opaqueGroups(FunctionOpInterface fn) {
   return groups;
 }
 
+/// The barrier a remote access reaches: its own (an arrival, expect_tx,
+/// commit), or for a bulk copy the barrier of its `mbar` (mbarrier.ptr).
+std::optional<BarrierKey> reachedBarrier(Operation *op) {
+  if (std::optional<BarrierKey> key = barrierOf(op))
+    return key;
+  Value mbar = mbarOperand(op);
+  if (auto ptr = mbar ? mbar.getDefiningOp<PtrOp>() : PtrOp())
+    return barrierOf(ptr);
+  return std::nullopt;
+}
+
+/// Whether the wait `wait` of the target CTA may come after `access` (so
+/// that it may wait for the access's phase): it follows in program order,
+/// a loop holds both (a later trip's wait), or no thread executes both (a
+/// warp-specialized role: program order does not order other threads), or
+/// an executing set is unknown.
+bool mayFollow(Operation *wait, Operation *access, Operation *fn,
+               SPMDModel &model,
+               const llvm::DenseMap<Operation *, unsigned> &order) {
+  if (order.lookup(wait) > order.lookup(access))
+    return true;
+  for (Operation *p = wait->getParentOp(); p && p != fn; p = p->getParentOp())
+    if (isLoop(p) && p->isAncestor(access))
+      return true;
+  const ExecSet &waiters = model.execSet(wait);
+  const ExecSet &accessors = model.execSet(access);
+  return !waiters || !accessors || !waiters->anyCommon(*accessors);
+}
+
+/// In a kernel that declares its cluster: whether every CTA that the remote
+/// `access` reaches (every CTA, where its targets do not evaluate) waits on
+/// the barrier
+/// it reaches (a wait, try_wait or test_wait on a barrier of its group that
+/// may be the same), in a wait that may come after it: the target may be
+/// kept alive until the access lands, and which phases its wait covers is
+/// not followed (CUTLASS's producer_tail waits on the empty barriers that
+/// the peers' releases reach; the consumers wait on the full barriers that
+/// the multicast copies complete on).
+bool coveredByTargetWaits(Operation *access, Operation *fn, SPMDModel &model,
+                          ArrayRef<Operation *> waits,
+                          const llvm::DenseMap<Operation *, unsigned> &order) {
+  std::optional<BarrierKey> key = reachedBarrier(access);
+  // Without a declared cluster no target rank evaluates; without a barrier
+  // (a load or store of the peer's shared memory) nothing waits for it.
+  if (!key || !model.clusterDeclared())
+    return false;
+  std::optional<uint64_t> targets = model.targetRanks(access);
+  SmallVector<Operation *> candidates;
+  for (Operation *w : waits) {
+    BarrierKey k = *barrierOf(w);
+    if (k.root == key->root && !k.differentFrom(*key) &&
+        mayFollow(w, access, fn, model, order))
+      candidates.push_back(w);
+  }
+  for (int64_t r = 0; r < model.ranks(); ++r) {
+    if (targets && !(*targets >> r & 1))
+      continue;
+    bool waitsThere = llvm::any_of(candidates, [&](Operation *w) {
+      const ExecSet &set = model.execSet(w);
+      return !set || model.hasRank(*set, r);
+    });
+    if (!waitsThere)
+      return false;
+  }
+  return true;
+}
+
 /// Whether `key` names the same barrier wherever it is evaluated: a
 /// constant index, or one defined in the function's body outside any loop
 /// (an index that changes from trip to trip names another barrier each
@@ -217,11 +287,26 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     if (group)
       remoteTargets.push_back(group);
   });
+  SmallVector<Operation *> waits;
   fn->walk([&](Operation *op) {
-    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op))
+    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op)) {
+      waits.push_back(op);
       if (llvm::is_contained(remoteTargets, barrierOf(op)->root))
         drains = true;
+    }
   });
+  // Class 2: the remote accesses whose targets wait for them, once per op.
+  llvm::DenseMap<Operation *, unsigned> order;
+  llvm::DenseMap<Operation *, bool> covered;
+  auto isCovered = [&](Operation *access) {
+    if (order.empty())
+      fn->walk<WalkOrder::PreOrder>(
+          [&](Operation *op) { order.try_emplace(op, order.size()); });
+    auto [it, inserted] = covered.try_emplace(access, false);
+    if (inserted)
+      it->second = coveredByTargetWaits(access, fn, model, waits, order);
+    return it->second;
+  };
 
   auto visit = [&](Operation *op, LifeState &state) {
     std::optional<BarrierKey> key = barrierOf(op);
@@ -342,6 +427,10 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() == fn &&
         isKernelFunction(fn)) {
       for (Operation *remote : state.pendingOps) {
+        if (isCovered(remote)) {
+          out.clear(remote, 2);
+          continue;
+        }
         bool every = state.exit == kPending;
         bool error = every && !drains && model.clusterDeclared();
         if (error)

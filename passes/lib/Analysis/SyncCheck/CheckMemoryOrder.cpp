@@ -20,7 +20,7 @@
 //   fence (or pass a cluster barrier) since.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+#include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

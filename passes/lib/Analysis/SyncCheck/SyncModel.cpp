@@ -7,6 +7,10 @@
 // value, a kernel parameter, a loop induction variable) makes the set
 // unknown.
 //
+//
+// The model only: barrier keys are in BarrierKeys.cpp, the reports in
+// Reporter.cpp, the path walker in FlowWalker.h.
+//
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 
@@ -55,16 +59,6 @@ constexpr unsigned kMaxDepth = 48;
 /// evaluated at most once per point, so this is 4096 ops at each of the
 /// 16,384 points of the largest launch; beyond it a value is unknown.
 constexpr uint64_t kMaxEvalWork = uint64_t(1) << 26;
-
-/// Ops whose value differs between the (rank, thread) points.
-bool readsPoint(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name == "gpu.thread_id" || name == "gpu.lane_id" ||
-         name == "gpu.cluster_block_id" || name == "nvvm.elect.sync" ||
-         name.starts_with("nvvm.read.ptx.sreg.tid") ||
-         name == "nvvm.read.ptx.sreg.laneid" ||
-         name.starts_with("nvvm.read.ptx.sreg.cluster.cta");
-}
 } // namespace
 
 SPMDModel::SPMDModel(FunctionOpInterface fn) : fn(fn), root(fn) {
@@ -339,123 +333,6 @@ const ExecSet &SPMDModel::execSet(Operation *op) {
   return regionSet(op->getParentRegion());
 }
 
-//===----------------------------------------------------------------------===//
-// Barriers
-//===----------------------------------------------------------------------===//
-
-std::optional<int64_t> checksync::constantOf(Value v) {
-  APInt value;
-  if (v && matchPattern(v, m_ConstantInt(&value)) && value.getBitWidth() <= 64)
-    return value.getSExtValue();
-  return std::nullopt;
-}
-
-Value checksync::rootOf(Value barriers) {
-  for (unsigned i = 0; i < 16 && barriers; ++i) {
-    auto view = barriers.getDefiningOp<RemoteViewOp>();
-    if (!view)
-      break;
-    barriers = view.getBarriers();
-  }
-  if (auto view = barriers ? barriers.getDefiningOp<ViewOp>() : ViewOp())
-    return view.getPtr();
-  return barriers;
-}
-
-/// [lo, hi) of the values `v` can take, where its definition bounds it.
-/// `work` bounds the ops looked at (a sum of sums shares its operands).
-static std::optional<std::pair<int64_t, int64_t>>
-rangeOf(Value v, unsigned depth = 0, unsigned *work = nullptr) {
-  unsigned ops = 0;
-  if (!work)
-    work = &ops;
-  if (!v || depth > 16 || ++*work > 64)
-    return std::nullopt;
-  if (std::optional<int64_t> c = constantOf(v))
-    return std::make_pair(*c, *c + 1);
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(def)) {
-    auto r = rangeOf(def->getOperand(0), depth + 1, work);
-    if (r && r->first >= 0)
-      return r; // nonnegative: the cast keeps the values
-    return std::nullopt;
-  }
-  if (isa<arith::RemUIOp>(def))
-    if (std::optional<int64_t> c = constantOf(def->getOperand(1)); c && *c > 0)
-      return std::make_pair(int64_t(0), *c);
-  if (isa<arith::AndIOp>(def))
-    for (Value operand : def->getOperands())
-      if (std::optional<int64_t> c = constantOf(operand); c && *c >= 0)
-        return std::make_pair(int64_t(0), *c + 1);
-  if (isa<arith::AddIOp>(def)) {
-    auto a = rangeOf(def->getOperand(0), depth + 1, work);
-    auto b = rangeOf(def->getOperand(1), depth + 1, work);
-    if (a && b)
-      return std::make_pair(a->first + b->first, a->second + b->second - 1);
-  }
-  return std::nullopt;
-}
-
-BarrierKey checksync::keyOf(Value barriers, Value index) {
-  return {rootOf(barriers), index, constantOf(index), rangeOf(index)};
-}
-
-bool BarrierKey::sameAs(const BarrierKey &other) const {
-  if (root != other.root)
-    return false;
-  if (constIndex && other.constIndex)
-    return *constIndex == *other.constIndex;
-  return index == other.index;
-}
-
-bool BarrierKey::differentFrom(const BarrierKey &other) const {
-  if (root != other.root)
-    return true;
-  if (constIndex && other.constIndex)
-    return *constIndex != *other.constIndex;
-  // Disjoint ranges: a pipeline's full barriers (stage) and empty ones
-  // (stage + D) are different barriers.
-  return range && other.range &&
-         (range->second <= other.range->first ||
-          other.range->second <= range->first);
-}
-
-std::optional<BarrierKey> checksync::barrierOf(Operation *op) {
-  auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
-  if (!barrierOp)
-    return std::nullopt;
-  return keyOf(barrierOp.getBarrierGroup(), barrierOp.getBarrierIndex());
-}
-
-bool checksync::isRemoteBarrierUse(Operation *op) {
-  // mbarrier.ptr only forms an address: the op that consumes it (a bulk
-  // copy below) is the use.
-  if (auto barrierOp = dyn_cast<MBarrierOpInterface>(op))
-    return !isa<PtrOp>(op) && barrierOp.reachesAnotherCTA();
-  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
-    return static_cast<bool>(copy.getMulticastMask());
-  if (auto copy = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
-    return static_cast<bool>(copy.getMulticastMask());
-  if (isa<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(op))
-    return true;
-  return false;
-}
-
-bool checksync::isRemoteMemoryAccess(Operation *op) {
-  auto remote = [](Value addr) {
-    auto ptr = dyn_cast<LLVM::LLVMPointerType>(addr.getType());
-    return ptr && ptr.getAddressSpace() ==
-                      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
-  };
-  if (auto store = dyn_cast<LLVM::StoreOp>(op))
-    return remote(store.getAddr());
-  if (auto load = dyn_cast<LLVM::LoadOp>(op))
-    return remote(load.getAddr());
-  return false;
-}
-
 bool checksync::runsAtLeastOnce(Operation *op) {
   if (!isForLoop(op) || op->getNumOperands() < 3)
     return false;
@@ -505,70 +382,4 @@ bool checksync::isStructured(FunctionOpInterface fn) {
         ok = false;
   });
   return ok;
-}
-
-//===----------------------------------------------------------------------===//
-// Reporter
-//===----------------------------------------------------------------------===//
-
-Reporter::Message Reporter::report(Operation *op, Severity severity,
-                                   unsigned slot) {
-  auto key = std::make_pair(op, slot);
-  auto [it, inserted] = entries.try_emplace(key, Entry{severity, "", {}});
-  if (inserted)
-    order.push_back(key);
-  it->second = Entry{severity, "", {}};
-  return Message(it->second.message);
-}
-
-void Reporter::note(Operation *op, unsigned slot, Location loc,
-                    const Twine &text) {
-  auto it = entries.find(std::make_pair(op, slot));
-  if (it != entries.end())
-    it->second.notes.push_back({loc, text.str()});
-}
-
-void Reporter::clear(Operation *op, unsigned slot) {
-  entries.erase(std::make_pair(op, slot));
-}
-
-bool Reporter::emit(bool strict) {
-  // The report kept per (location, slot): the first of the most severe. An
-  // unknown location stands for its op alone.
-  auto place = [](std::pair<Operation *, unsigned> key) {
-    Location loc = key.first->getLoc();
-    const void *where = isa<UnknownLoc>(loc)
-                            ? static_cast<const void *>(key.first)
-                            : loc.getAsOpaquePointer();
-    return std::make_pair(where, key.second);
-  };
-  std::map<std::pair<const void *, unsigned>, std::pair<Operation *, unsigned>>
-      kept;
-  for (auto key : order) {
-    auto it = entries.find(key);
-    if (it == entries.end())
-      continue;
-    auto [at, inserted] = kept.try_emplace(place(key), key);
-    if (!inserted && it->second.severity == Severity::Error &&
-        entries.at(at->second).severity == Severity::Warning)
-      at->second = key;
-  }
-  bool error = false;
-  for (auto key : order) {
-    auto it = entries.find(key);
-    if (it == entries.end())
-      continue;
-    if (kept.at(place(key)) == key) {
-      bool isError = strict || it->second.severity == Severity::Error;
-      InFlightDiagnostic diag = isError ? key.first->emitError()
-                                        : key.first->emitWarning();
-      diag << it->second.message;
-      for (auto &[loc, text] : it->second.notes)
-        diag.attachNote(loc) << text;
-      error |= isError;
-    }
-    entries.erase(it);
-  }
-  order.clear();
-  return error;
 }

@@ -36,41 +36,6 @@ using namespace mlir::mbarrier::checksync;
 
 namespace {
 
-/// Where a value without operands comes from.
-enum class Source {
-  None,    // not a source: follow the operands
-  Uniform, // the same everywhere in the launch (a launch dimension)
-  CTA,     // the same in a CTA (a CTA id or rank)
-  Thread,  // may differ between threads
-};
-
-Source sourceOf(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  if (name.consume_front("nvvm.read.ptx.sreg.")) {
-    if (name.starts_with("ntid.") || name.starts_with("nctaid.") ||
-        name == "cluster.nctarank" || name.starts_with("cluster.nctaid.") ||
-        name.starts_with("nclusterid.") || name.starts_with("clusterid.") ||
-        name == "warpsize")
-      return Source::Uniform;
-    if (name.starts_with("ctaid.") || name == "cluster.ctarank" ||
-        name.starts_with("cluster.ctaid."))
-      return Source::CTA;
-    return Source::Thread; // tid, laneid, warpid, clock, smid, ...
-  }
-  if (name == "gpu.block_dim" || name == "gpu.grid_dim" ||
-      name == "gpu.cluster_dim" || name == "gpu.cluster_dim_blocks" ||
-      name == "gpu.cluster_id")
-    return Source::Uniform;
-  if (name == "gpu.block_id" || name == "gpu.cluster_block_id")
-    return Source::CTA;
-  if (name.starts_with("gpu.") && op->getNumRegions() == 0 &&
-      op->getNumResults() > 0)
-    return Source::Thread; // thread_id, lane_id, subgroup_id, ...
-  if (name == "nvvm.elect.sync")
-    return Source::Thread;
-  return Source::None;
-}
-
 /// Ops whose results are uniform where their operands are: pure arithmetic,
 /// pointer arithmetic, constants, and the barrier group values.
 bool propagates(Operation *op) {
@@ -161,11 +126,13 @@ void SPMDModel::computeVarying() {
         markAll(out, op->getResults(), changed);
         return;
       }
-      Source source = sourceOf(op);
-      if (source == Source::Uniform)
+      PointSource source = pointSourceOf(op);
+      if (source == PointSource::Launch)
         return;
-      if (source == Source::Thread || (source == Source::CTA && numRanks > 1) ||
-          (source == Source::None && (!propagates(op) || any(op->getOperands()))))
+      if (source == PointSource::Thread ||
+          (source == PointSource::CTA && numRanks > 1) ||
+          (source == PointSource::None &&
+           (!propagates(op) || any(op->getOperands()))))
         markAll(out, op->getResults(), changed);
     });
   }
@@ -205,6 +172,22 @@ bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
   // one out of range is no arrival on another CTA's barrier either).
   if (numRanks == 1)
     return true;
+  bool own = true;
+  bool known = forEachTarget(op, [&](Point p, uint64_t ranks) {
+    own &= ranks == (uint64_t(1) << p.rank);
+  });
+  return known && own;
+}
+
+std::optional<uint64_t> SPMDModel::targetRanks(Operation *op) {
+  uint64_t all = 0;
+  if (!hasCluster || !forEachTarget(op, [&](Point, uint64_t r) { all |= r; }))
+    return std::nullopt;
+  return all;
+}
+
+bool SPMDModel::forEachTarget(Operation *op,
+                              llvm::function_ref<void(Point, uint64_t)> fn) {
   if (!countable())
     return false;
   // The target: a rank (`on %cta`, a view's rank operand or attribute) or
@@ -216,7 +199,7 @@ bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
   if (auto view = dyn_cast<RemoteViewOp>(op))
     target = BarrierTarget::of(view.getResult());
   else if (auto barrierOp = dyn_cast<MBarrierOpInterface>(op);
-           barrierOp && !isa<PtrOp>(op)) // ptr: an address, not an arrival
+           barrierOp && barrierOp.reachesAnotherCTA()) // not ptr: an address
     target = barrierOp.getBarrierTarget();
   if (target) {
     rank = target->rank;
@@ -255,13 +238,15 @@ bool SPMDModel::computeTargetsOwnCTA(Operation *op) {
     Point p = point(b);
     if (mask) {
       std::optional<int64_t> m = evalInt(mask, p);
-      if (!m || (static_cast<uint64_t>(*m) & 0xffff) != (uint64_t(1) << p.rank))
+      if (!m)
         return false;
+      fn(p, static_cast<uint64_t>(*m) & 0xffff);
       continue;
     }
     std::optional<int64_t> r = rankAttr ? rankAttr : evalInt(rank, p);
-    if (!r || *r != p.rank)
+    if (!r || *r < 0 || *r >= 16)
       return false;
+    fn(p, uint64_t(1) << *r);
   }
   return true;
 }

@@ -49,12 +49,83 @@ SpecialReg checksync::specialRegisterOf(Operation *op) {
               .Case([](NVVM::ClusterDimYOp) { return R::NClusterIdY; })
               .Case([](NVVM::ClusterDimZOp) { return R::NClusterIdZ; })
               .Default([](Operation *) { return R::None; });
-  // The other special registers (%warpid, %clock, %smid, %envregN, ...)
-  // have no common trait: they are known by their op name's prefix.
+  // The other special registers (%warpid, %clock, %smid, %envregN, ...).
   if (reg == R::None &&
-      op->getName().getStringRef().starts_with("nvvm.read.ptx.sreg."))
+      isa<NVVM::WarpIdOp, NVVM::WarpDimOp, NVVM::SmIdOp, NVVM::SmDimOp,
+          NVVM::GridIdOp, NVVM::LaneMaskEqOp, NVVM::LaneMaskLeOp,
+          NVVM::LaneMaskLtOp, NVVM::LaneMaskGeOp, NVVM::LaneMaskGtOp,
+          NVVM::TotalSmemSize, NVVM::DynamicSmemSize, NVVM::AggrSmemSize,
+          NVVM::ClockOp, NVVM::Clock64Op, NVVM::GlobalTimerOp,
+          NVVM::GlobalTimerLoOp, NVVM::EnvReg0Op, NVVM::EnvReg1Op,
+          NVVM::EnvReg2Op, NVVM::EnvReg3Op, NVVM::EnvReg4Op, NVVM::EnvReg5Op,
+          NVVM::EnvReg6Op, NVVM::EnvReg7Op, NVVM::EnvReg8Op, NVVM::EnvReg9Op,
+          NVVM::EnvReg10Op, NVVM::EnvReg11Op, NVVM::EnvReg12Op,
+          NVVM::EnvReg13Op, NVVM::EnvReg14Op, NVVM::EnvReg15Op,
+          NVVM::EnvReg16Op, NVVM::EnvReg17Op, NVVM::EnvReg18Op,
+          NVVM::EnvReg19Op, NVVM::EnvReg20Op, NVVM::EnvReg21Op,
+          NVVM::EnvReg22Op, NVVM::EnvReg23Op, NVVM::EnvReg24Op,
+          NVVM::EnvReg25Op, NVVM::EnvReg26Op, NVVM::EnvReg27Op,
+          NVVM::EnvReg28Op, NVVM::EnvReg29Op, NVVM::EnvReg30Op,
+          NVVM::EnvReg31Op>(op))
     return R::Other;
   return reg;
+}
+
+PointSource checksync::pointSourceOf(Operation *op) {
+  using R = SpecialReg;
+  switch (specialRegisterOf(op)) {
+  case R::None:
+    break;
+  case R::NTidX: case R::NTidY: case R::NTidZ:
+  case R::NCtaIdX: case R::NCtaIdY: case R::NCtaIdZ:
+  case R::ClusterNCtaRank:
+  case R::ClusterNCtaIdX: case R::ClusterNCtaIdY: case R::ClusterNCtaIdZ:
+  case R::ClusterIdX: case R::ClusterIdY: case R::ClusterIdZ:
+  case R::NClusterIdX: case R::NClusterIdY: case R::NClusterIdZ:
+  case R::WarpSize:
+    return PointSource::Launch;
+  case R::CtaIdX: case R::CtaIdY: case R::CtaIdZ:
+  case R::ClusterCtaRank:
+  case R::ClusterCtaIdX: case R::ClusterCtaIdY: case R::ClusterCtaIdZ:
+    return PointSource::CTA;
+  default:
+    return PointSource::Thread; // tid, laneid, warpid, clock, smid, ...
+  }
+  if (isa<gpu::BlockDimOp, gpu::GridDimOp, gpu::ClusterDimOp,
+          gpu::ClusterDimBlocksOp, gpu::ClusterIdOp>(op))
+    return PointSource::Launch;
+  if (isa<gpu::BlockIdOp, gpu::ClusterBlockIdOp>(op))
+    return PointSource::CTA;
+  // thread_id, lane_id, subgroup_id, ...: any other id op of the gpu dialect.
+  if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) &&
+      op->getNumRegions() == 0 && op->getNumResults() > 0)
+    return PointSource::Thread;
+  if (isElectSync(op))
+    return PointSource::Thread;
+  return PointSource::None;
+}
+
+bool checksync::readsPoint(Operation *op) {
+  using R = SpecialReg;
+  switch (specialRegisterOf(op)) {
+  case R::TidX: case R::TidY: case R::TidZ: case R::LaneId:
+  case R::ClusterCtaRank:
+  case R::ClusterCtaIdX: case R::ClusterCtaIdY: case R::ClusterCtaIdZ:
+    return true;
+  default:
+    break;
+  }
+  return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::ClusterBlockIdOp>(op) ||
+         isElectSync(op);
+}
+
+bool checksync::readsClock(Operation *op) {
+  return isa<NVVM::ClockOp, NVVM::Clock64Op, NVVM::GlobalTimerOp,
+             NVVM::GlobalTimerLoOp>(op);
+}
+
+bool checksync::isThreadBarrier(Operation *op) {
+  return isCTABarrier(op) || isa<NVVM::BarrierArriveOp, NVVM::SyncWarpOp>(op);
 }
 
 bool checksync::isElectSync(Operation *op) { return isa<NVVM::ElectSyncOp>(op); }
@@ -136,7 +207,11 @@ bool checksync::isLoop(Operation *op) {
 }
 
 bool checksync::isForLoop(Operation *op) { return isa<scf::ForOp>(op); }
+bool checksync::isWhileLoop(Operation *op) { return isa<scf::WhileOp>(op); }
 bool checksync::isIfOp(Operation *op) { return isa<scf::IfOp>(op); }
+bool checksync::isExecuteRegion(Operation *op) {
+  return isa<scf::ExecuteRegionOp>(op);
+}
 bool checksync::isIndexSwitch(Operation *op) {
   return isa<scf::IndexSwitchOp>(op);
 }

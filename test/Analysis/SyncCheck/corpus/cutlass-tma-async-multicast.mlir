@@ -1,8 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 2 warnings "may be followed by the
-// kernel's exit with no cluster barrier" on the multicast copies and on the
-// remote releases, whose targets wait for them before they exit
-// (producer_tail, consumer_wait). Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): CUTLASS's PipelineTmaAsync mainloop in
 // its 2x1 and 2x2 cluster configurations (1x1: cutlass-tma-async-1x1.mlir),
 // written in barrier ops as the CUTLASS source does it. The checker must say

@@ -1,8 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 2 warnings on the multicast copies
-// and the remote release (the producer's final round of empty waits and the
-// consumers' full waits keep every target alive). Remove the XFAIL when it
-// is.
 // Correct-kernel corpus (issue 20): DeepGEMM's sm90 FP8 GEMM with TMA
 // multicast of A across a 2-CTA cluster (kNumTMAMulticast = 2,
 // kIsTMAMulticastOnA): its barrier protocol. The checker must say nothing

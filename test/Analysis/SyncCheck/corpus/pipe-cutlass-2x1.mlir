@@ -1,8 +1,3 @@
-// XFAIL: *
-// Today the checker is not silent: class 2 warnings "may be followed by the
-// kernel's exit with no cluster barrier" on the multicast copy and on the two
-// arrivals of each release, whose targets wait for them before they exit (the
-// pipe tail, the consumers' waits). Remove the XFAIL when it is.
 // Correct-kernel corpus (issue 20): CUTLASS's TMA warp-specialized mainloop
 // in a 2x1 cluster written with this dialect's pipeline ops (mbarrier.pipe.*),
 // which derive the counts, phases, multicast masks and release targets that

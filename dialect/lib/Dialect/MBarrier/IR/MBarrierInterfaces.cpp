@@ -48,3 +48,7 @@ BarrierTarget Tcgen05CommitOp::getBarrierTarget() {
   }
   return BarrierTarget::of(getBarriers());
 }
+
+// A pipe names its whole group: its barriers are touched by the ops that
+// mbarrier-lower-pipes makes of the pipe ops.
+Value PipeCreateOp::getBarrierIndex() { return {}; }

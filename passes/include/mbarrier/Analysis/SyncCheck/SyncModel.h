@@ -11,14 +11,13 @@
 //   conditions. Anything it cannot evaluate is "unknown", never guessed.
 // - `BarrierKey`: which barrier an op touches (the group value with remote
 //   views stripped, and the index: a constant or an SSA value).
-// - `FlowWalker`: a forward walk in program order over structured control
-//   flow (scf.if joins its branches, loops run their body twice), for the
-//   path-based analyses.
+// The path analyses' walker is in FlowWalker.h, the reports in Reporter.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MBARRIER_CONVERSION_SYNCMODEL_H
 #define MBARRIER_CONVERSION_SYNCMODEL_H
 
+#include "mbarrier/Analysis/SyncCheck/Reporter.h"
 #include "mbarrier/Analysis/SyncCheck/UpstreamOps.h"
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
@@ -97,10 +96,19 @@ public:
   /// executing CTA itself at every point of its executing set: a cluster of
   /// one, `on %rank` with the CTA's own rank, a mask of its own bit.
   bool targetsOwnCTA(Operation *op);
+  /// The CTAs that the cluster-form `op` reaches from the points of its
+  /// executing set, as a mask of ranks; none where a point's target does
+  /// not evaluate.
+  std::optional<uint64_t> targetRanks(Operation *op);
 
 private:
   void computeVarying();
   bool computeTargetsOwnCTA(Operation *op);
+  /// Calls `fn(point, mask of target ranks)` for each point of the
+  /// executing set of the cluster-form `op`; false (and stops) where the
+  /// set or a target is unknown.
+  bool forEachTarget(Operation *op,
+                     llvm::function_ref<void(Point, uint64_t)> fn);
   std::optional<llvm::APInt> evalOp(Operation *op, Value v, Point p);
   std::optional<llvm::APInt> evalElect(Operation *elect, Point p);
 
@@ -166,8 +174,15 @@ SmallVector<Value> openRoots(FunctionOpInterface fn);
 BarrierKey keyOf(Value barriers, Value index);
 std::optional<int64_t> constantOf(Value v);
 
-/// The barrier an mbarrier op addresses (`barriers[index]`), if it has one.
+/// The barrier an mbarrier op addresses (`barriers[index]`), if it has one
+/// (an op that names a whole group, mbarrier.pipe.create, has none).
 std::optional<BarrierKey> barrierOf(Operation *op);
+/// Visits every user of the group `root` (for a pointer, the groups that
+/// mbarrier.view makes of it) and, through mbarrier.remote_view, of its
+/// remote views; stops at the first user for which `visit` returns false
+/// and returns false then. The one walk of "who can touch these barriers"
+/// (CheckInit's uses in sight, CheckCounts's closed world).
+bool forEachGroupUser(Value root, llvm::function_ref<bool(Operation *)> visit);
 /// Whether `op` is an arrival on (or expect-tx to, or a copy into) another
 /// CTA's barrier: through a remote view, `on %cta`, a multicast or 2-CTA
 /// commit, a multicast bulk copy, or a bulk copy into another CTA.
@@ -178,48 +193,6 @@ bool isRemoteUse(SPMDModel &model, Operation *op);
 /// Whether `op` accesses another CTA's shared memory through a
 /// `.shared::cluster` pointer (ptr<7>): loads and stores.
 bool isRemoteMemoryAccess(Operation *op);
-
-/// Reports of the checker, one per op and message, emitted at the end so
-/// that a loop walked twice reports once (the last walk wins), and once per
-/// source location and slot: the barrier ops that one pipe op (or one line
-/// of lang code) becomes share its location, and would otherwise repeat the
-/// same diagnostic (the most severe, first, is kept).
-class Reporter {
-public:
-  enum class Severity { Warning, Error };
-  /// Streams the message: `out.report(op, Severity::Error) << "..." << n;`
-  /// (one report per op and slot; a later report replaces an earlier one).
-  class Message {
-  public:
-    explicit Message(std::string &text) : text(text) {}
-    template <typename T>
-    Message &operator<<(const T &value) {
-      llvm::raw_string_ostream os(text);
-      os << value;
-      return *this;
-    }
-
-  private:
-    std::string &text;
-  };
-  Message report(Operation *op, Severity severity, unsigned slot = 0);
-  /// A note of the report of (`op`, `slot`), at `loc` (e.g. the init that a
-  /// use races with); dropped with its report.
-  void note(Operation *op, unsigned slot, Location loc, const Twine &text);
-  void clear(Operation *op, unsigned slot = 0);
-  /// Emits every report (`strict`: warnings as errors); returns whether any
-  /// is an error.
-  bool emit(bool strict = false);
-
-private:
-  struct Entry {
-    Severity severity;
-    std::string message;
-    SmallVector<std::pair<Location, std::string>> notes;
-  };
-  std::map<std::pair<Operation *, unsigned>, Entry> entries; // stable references
-  std::vector<std::pair<Operation *, unsigned>> order;
-};
 
 /// Whether `op` is an scf.for with constant bounds that runs at least once.
 bool runsAtLeastOnce(Operation *op);
@@ -246,101 +219,6 @@ void checkInit(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkRanks(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
                          Reporter &out);
-
-//===----------------------------------------------------------------------===//
-// FlowWalker: program order over structured control flow
-//===----------------------------------------------------------------------===//
-
-/// One branch of an scf.if after the walk: its state, whether some thread
-/// certainly takes it (known, non-empty executing set) and that set.
-template <typename State>
-struct Branch {
-  State state;
-  bool taken;
-  ExecSet set;
-};
-
-/// `State` has `void join(const State &)` (paths meet: a loop's entry and
-/// back edge) and `static State mergeBranches(const State &entry,
-/// ArrayRef<Branch<State>>)` (the branches of an scf.if; a state may prefer
-/// what a taken branch did to objects the whole CTA shares: an init by
-/// thread 0 initializes the barrier for everyone). `Visit(Operation *,
-/// State &)` is called for every op without regions (terminators too).
-template <typename State, typename Visit>
-class FlowWalker {
-public:
-  FlowWalker(SPMDModel &model, Visit visit) : model(model), visit(visit) {}
-
-  void walkRegion(Region &region, State &state) {
-    if (region.empty())
-      return;
-    for (Operation &op : region.front())
-      walkOp(&op, state);
-  }
-
-  void walkOp(Operation *op, State &state) {
-    if (op->getNumRegions() == 0) {
-      visit(op, state);
-      return;
-    }
-    if (op->getName().getStringRef() == "scf.if" && op->getNumRegions() == 2) {
-      State entry = state;
-      SmallVector<Branch<State>, 2> branches;
-      for (Region &region : op->getRegions()) {
-        State branch = entry;
-        walkRegion(region, branch);
-        ExecSet set = model.regionSet(&region);
-        bool taken = !region.empty() && set && set->any();
-        branches.push_back({branch, taken, std::move(set)});
-      }
-      state = State::mergeBranches(entry, branches);
-      return;
-    }
-    bool loop = op->getName().getStringRef() == "scf.for" ||
-                op->getName().getStringRef() == "scf.while" ||
-                op->getName().getStringRef() == "scf.parallel" ||
-                op->getName().getStringRef() == "scf.forall";
-    if (loop) {
-      // Zero or more trips: the body twice, so that what a trip leaves
-      // reaches the next one; the reports of the last walk stand.
-      State entry = state;
-      State body = entry;
-      for (Region &region : op->getRegions())
-        walkRegion(region, body);
-      State again = entry;
-      again.join(body);
-      State second = again;
-      for (Region &region : op->getRegions())
-        walkRegion(region, second);
-      if (runsAtLeastOnce(op)) {
-        state = second;
-        return;
-      }
-      state = entry;
-      state.join(second);
-      return;
-    }
-    // Other region ops (scf.execute_region, scf.index_switch, ...): each
-    // region may run.
-    State entry = state;
-    State result = entry;
-    for (Region &region : op->getRegions()) {
-      State branch = entry;
-      walkRegion(region, branch);
-      result.join(branch);
-    }
-    state = result;
-  }
-
-private:
-  SPMDModel &model;
-  Visit visit;
-};
-
-template <typename State, typename Visit>
-FlowWalker<State, Visit> makeWalker(SPMDModel &model, Visit visit) {
-  return FlowWalker<State, Visit>(model, visit);
-}
 
 /// Whether `fn` is one block of structured control flow (the walkers need
 /// it; a function with cf branches is skipped).

@@ -39,9 +39,34 @@ SpecialReg specialRegisterOf(Operation *op);
 /// `nvvm.elect.sync`.
 bool isElectSync(Operation *op);
 
+/// Where a value without operands comes from (the uniformity taint of
+/// SyncUniform.cpp and the CTA-uniform indices of CheckInit.cpp).
+enum class PointSource {
+  None,   // not an id or special register: follow the operands
+  Launch, // the same at every point of the cluster (a launch dimension,
+          // the cluster's id)
+  CTA,    // the same in a CTA (a CTA id or rank)
+  Thread, // may differ between threads (tid, laneid, elect.sync, clock,
+          // any other special register or gpu id op)
+};
+PointSource pointSourceOf(Operation *op);
+
+/// The ids that the SPMD interpreter evaluates per (rank, thread) point:
+/// thread and lane ids (gpu and nvvm), the CTA's rank and id in the cluster,
+/// elect.sync.
+bool readsPoint(Operation *op);
+
+/// A clock or timer register (`%clock`, `%clock64`, `%globaltimer`): it
+/// changes from one read to the next.
+bool readsClock(Operation *op);
+
 /// A CTA-wide barrier: `bar.sync` (nvvm.barrier0, nvvm.barrier,
 /// gpu.barrier).
 bool isCTABarrier(Operation *op);
+
+/// Ops that may order the threads of a CTA or a warp: a CTA barrier,
+/// `bar.arrive` (nvvm.barrier.arrive), `bar.warp.sync`.
+bool isThreadBarrier(Operation *op);
 
 /// Cluster-wide barriers (barrier.cluster): arrive (release unless relaxed)
 /// and wait, as NVVM ops or in inline PTX.
@@ -64,9 +89,12 @@ bool isStore(Operation *op);
 bool isLoop(Operation *op);
 /// `scf.for`.
 bool isForLoop(Operation *op);
-/// `scf.if`, `scf.index_switch`.
+/// `scf.while`.
+bool isWhileLoop(Operation *op);
+/// `scf.if`, `scf.index_switch`, `scf.execute_region`.
 bool isIfOp(Operation *op);
 bool isIndexSwitch(Operation *op);
+bool isExecuteRegion(Operation *op);
 
 /// A `cp.async.bulk` op of the NVVM dialect (any direction or form).
 bool isBulkCopy(Operation *op);

@@ -8,20 +8,28 @@ def MBarrier_BarrierOpInterface : OpInterface<"MBarrierOpInterface"> {
   let cppNamespace = "::mlir::mbarrier";
   let description = [{
     An op that touches one barrier object: `barriers[index]` of a group or a
-    remote view. The analyses, the fence pass and the lowering ask this
-    interface which barrier an op touches, in which CTA, and under which
-    predicate, instead of listing ops.
+    remote view, or (with no index) that names a whole group
+    (`mbarrier.pipe.create`, whose barriers the pipe ops touch once
+    `mbarrier-lower-pipes` has made barrier ops of them). The analyses, the
+    fence pass and the lowering ask this interface which barrier an op
+    touches, in which CTA, and under which predicate, instead of listing
+    ops.
 
     The CTA it touches (`getBarrierTarget`) is the executing CTA for a
     local group, the view's rank through a `remote_view`, the `on %cta`
     rank, or each CTA of a multicast mask; `reachesAnotherCTA` is the one
-    definition of an access that may reach another CTA's barrier.
+    definition of an access that may reach another CTA's barrier: an op
+    with memory effects whose target is not the executing CTA. An op
+    without memory effects only computes an address (`mbarrier.ptr` of a
+    remote view): it reaches nothing itself, and the op that uses the
+    address (a multicast or cluster bulk copy) is the access.
   }];
   let methods = [
     InterfaceMethod<"The barrier group or remote view operand.",
       "::mlir::Value", "getBarrierGroup", (ins), [{}],
       [{ return $_op.getBarriers(); }]>,
-    InterfaceMethod<"The index of the barrier within the group.",
+    InterfaceMethod<[{The index of the barrier within the group (null: the
+      op names the whole group, not one barrier).}],
       "::mlir::Value", "getBarrierIndex", (ins), [{}],
       [{ return $_op.getIndex(); }]>,
     InterfaceMethod<[{The CTA (or CTAs) whose barrier the op touches.}],
@@ -34,10 +42,13 @@ def MBarrier_BarrierOpInterface : OpInterface<"MBarrierOpInterface"> {
   ];
   let extraSharedClassDeclaration = [{
     /// Whether the op may touch a barrier of another CTA than the executing
-    /// one (a remote view, `on %cta`, a multicast mask).
+    /// one (a remote view, `on %cta`, a multicast mask). An op without
+    /// memory effects (mbarrier.ptr) only forms an address: the op that
+    /// uses it is the access.
     bool reachesAnotherCTA() {
-      return $_op.getBarrierTarget().kind !=
-             ::mlir::mbarrier::BarrierTarget::Kind::Local;
+      return !::mlir::isMemoryEffectFree($_op.getOperation()) &&
+             $_op.getBarrierTarget().kind !=
+                 ::mlir::mbarrier::BarrierTarget::Kind::Local;
     }
   }];
 }

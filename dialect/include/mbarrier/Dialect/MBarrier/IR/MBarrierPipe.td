@@ -188,7 +188,8 @@ def MBarrier_ProducerSlot : MBarrier_SideOf<"SlotType", "producer",
 def MBarrier_ConsumerSlot : MBarrier_SideOf<"SlotType", "consumer",
     "a consumer slot (!mbarrier.slot<consumer>, from pipe.wait)">;
 
-def MBarrier_PipeCreateOp : MBarrier_Op<"pipe.create", [Pure]> {
+def MBarrier_PipeCreateOp : MBarrier_Op<"pipe.create",
+    [Pure, DeclareOpInterfaceMethods<MBarrier_BarrierOpInterface, ["getBarrierIndex"]>]> {
   let summary = "view a group of 2 x D barriers as a pipeline";
   let description = [{
     Makes a `!mbarrier.pipe` of depth D from a `!mbarrier.group<2D>` of this
