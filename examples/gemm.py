@@ -63,7 +63,9 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from gemm_shapes import check_shape  # noqa: F401  (MLIR-free: run.py imports it too)
+from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, named_barrier, smem_offset,
+                           store_drain, store_tile, store_tile_tma)
+from gemm_parts.shapes import check_shape  # noqa: F401  (MLIR-free: run.py loads it too)
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import Kernel, MBarrier, Pipeline, TMABar, for_range, if_else, if_then
 from mbarrier_dialect.lang.pipeline import StageBuffer
@@ -94,6 +96,13 @@ class Config:
     # ring never drains between them: the producer loads the next tile's
     # first stages while the consumers store this one.
     persistent: bool = False
+    # The epilogue: "direct" stores registers straight to C; "tma" goes
+    # through shared staging buffers (2 x 64x64 bf16 per consumer
+    # warpgroup, 128-byte swizzled) and the TMA store, so a warpgroup
+    # starts its next tile while its stores drain (bf16 C only; a C whose
+    # row stride N*2 is not a multiple of 16 falls back to "direct" at run
+    # time).
+    epilogue: str = "direct"
     # pipe: K tiles per trip of the consumer loop. A slot is released in the
     # trip that waited on it, so the last tile of a trip waits for its own
     # wgmmas (wait_group 0) before the next trip issues more; unroll=2 keeps
@@ -144,11 +153,15 @@ class Config:
             raise ValueError(f"unroll is 1 to 4, got {self.unroll!r}")
         if self.full_wait not in ("all", "elect"):
             raise ValueError(f"full_wait is 'all' or 'elect', got {self.full_wait!r}")
+        if self.epilogue not in ("direct", "tma"):
+            raise ValueError(f"epilogue is 'direct' or 'tma', got {self.epilogue!r}")
+        if self.epilogue == "tma" and (self.out != "bf16" or self.barriers != "pipe"):
+            raise ValueError("epilogue='tma' takes out='bf16' and barriers='pipe'")
         if self.out not in ("bf16", "f32"):
             raise ValueError(f"out is 'bf16' or 'f32', got {self.out!r}")
         if self.group_m % self.cluster:
             raise ValueError("group_m must be a multiple of the cluster size")
-        if self.smem_bytes > 227 * 1024:
+        if self.smem_bytes + self.static_smem_bytes > 227 * 1024:
             raise ValueError(f"{self.stages} stages of {self.bn}-wide tiles need "
                              f"{self.smem_bytes} bytes of shared memory, more than 227 KiB")
 
@@ -169,12 +182,17 @@ class Config:
         return self.stages * (self.a_bytes + self.b_bytes) + SWIZZLE_ALIGN
 
     @property
+    def static_smem_bytes(self) -> int:   # the TMA epilogue's staging (besides the barriers)
+        return 2 * STORE_DEPTH * STORE_BUFFER_BYTES if self.epilogue == "tma" else 0
+
+    @property
     def name(self) -> str:
         c = f"_c{self.cluster}" if self.cluster > 1 else ""
         u = f"_u{self.unroll}" if self.unroll > 1 else ""
         raw = "_raw" if self.barriers == "raw" else ""
         p = "_p" if self.persistent else ""
-        return f"gemm_128x{self.bn}x64_s{self.stages}{c}{u}{p}_{self.out}{raw}"
+        e = "_ts" if self.epilogue == "tma" else ""
+        return f"gemm_128x{self.bn}x64_s{self.stages}{c}{u}{p}{e}_{self.out}{raw}"
 
     def tiles(self, M: int, N: int) -> int:
         """Output tiles of an M x N output: M tiles padded to whole clusters."""
@@ -208,15 +226,6 @@ def dynamic_smem(k: Kernel) -> lang.Value:
     addr = lang.wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), base).result)
     pad = (0 - addr) & (SWIZZLE_ALIGN - 1)
     return smem_offset(base, pad)
-
-
-def smem_offset(ptr: ir.Value, nbytes) -> ir.Value:
-    """`ptr` + `nbytes` (an int or an i32 value) bytes."""
-    i8 = ir.IntegerType.get_signless(8)
-    if isinstance(nbytes, int):
-        return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
-    dyn = -2147483648  # LLVM::GEPOp::kDynamicIndex
-    return llvm.GEPOp(ptr.type, ptr, [nbytes], [dyn], i8, llvm.GEPNoWrapFlags.none).result
 
 
 def smem_view(pool, ptr: ir.Value, shape, dtype: str, align: int = SWIZZLE_ALIGN) -> SmemBuffer:
@@ -262,14 +271,6 @@ def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int) -> ir.Valu
     ).result
 
 
-def named_barrier(barrier_id: lang.Value, threads: int) -> None:
-    """``bar.sync id, threads``: the warpgroup's threads meet (upstream
-    ``nvvm.barrier`` with both operands does not survive a print/parse round
-    trip with locations in this MLIR, so it is written as inline PTX)."""
-    llvm.InlineAsmOp(None, [barrier_id], f"bar.sync $0, {threads};", "r",
-                     has_side_effects=True)
-
-
 def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
     """The ring position after (stage, phase)."""
     wrap = stage == stages - 1
@@ -293,7 +294,8 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
     with Kernel(name or cfg.name, block=THREADS, grid=cfg.grid(M, N, sms), chip="sm_90a",
                 cluster=CS if CS > 1 else None,
                 params=[("a", "ptr"), ("b", "ptr")] * source_params +
-                [("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr"),
+                [("tmap_a", "ptr"), ("tmap_b", "ptr"), ("c", "ptr")] +
+                [("tmap_c", "ptr")] * (cfg.epilogue == "tma") + [
                         ("M", "i32"), ("N", "i32"), ("K", "i32")]) as k:
         pool = k.smem_pool()
         if cfg.barriers == "pipe":
@@ -305,6 +307,8 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
         else:
             full = TMABar(pool, S)                     # slot s holds A and B of a K tile
             empty = MBarrier(pool, S, phase_offset=1)  # slot s may be overwritten; starts free
+        if cfg.epilogue == "tma":                  # STORE_DEPTH 64x64 buffers per consumer wg
+            staging = pool.alloc((2 * STORE_DEPTH * STORE_BUFFER_BYTES,), "i8", align=1024)
         pool.commit()
         ring = dynamic_smem(k)
         a_ring = ring                              # S x [128 x 64] bf16
@@ -373,7 +377,20 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                 consumer = pipe.consumer()
                 for tile_m, tile_n in each_tile([consumer]):
                     acc = _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid)
-                    store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
+                    row0, col0 = tile_m * BM + cw * 64, tile_n * BN
+                    if cfg.epilogue == "direct":
+                        store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
+                        continue
+                    # C's rows 16-byte aligned (N % 8 == 0): the TMA can store it.
+                    tma_ok = if_else(Np % 8 == 0)
+                    with tma_ok.then():
+                        mine = smem_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
+                        store_tile_tma(acc, BN, mine, k.param("tmap_c"), row0, col0, wtid, cw,
+                                       barrier_id=wg)
+                    with tma_ok.otherwise():
+                        store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
+                if cfg.epilogue == "tma":
+                    store_drain(wtid)
             else:
                 ((tile_m, tile_n),) = each_tile([])
                 acc = _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg)
@@ -539,52 +556,6 @@ def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg) -> ir
     return acc
 
 
-def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
-    """Write one warpgroup's 64 x bn accumulator to C (row-major, N columns):
-    value j of thread t is row 16*(t/32) + t%32/4 + 8*(j/2%2), column
-    8*(j/4) + 2*(t%4) + j%2. With N even each pair of columns is one 4- or
-    8-byte store (aligned: the row start r * N is even); with N odd a row
-    may start at an odd element, so each value is stored on its own."""
-    even = if_else(Np % 2 == 0)
-    with even.then():
-        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=True)
-    with even.otherwise():
-        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=False)
-
-
-def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np, *,
-                paired: bool) -> None:
-    f32 = ir.F32Type.get()
-    out_ty = ir.Type.parse("bf16" if cfg.out == "bf16" else "f32")
-    pair = ir.VectorType.get([2], out_ty)
-    pair_f32 = ir.VectorType.get([2], f32)
-    size = 2 if cfg.out == "bf16" else 4
-    warp, lane = wtid // 32, wtid % 32
-    r_base = row0 + warp * 16 + lane // 4
-    c_base = col0 + (lane % 4) * 2
-    c_ptr = k.param("c")
-    from mlir.dialects import arith, vector
-    for half in range(2):
-        r = r_base + 8 * half
-        row_ok = r < Mp
-        row_ptr = k.element_ptr(c_ptr, r.to("i64") * Np.to("i64"), out_ty)
-        for j8 in range(cfg.bn // 8):
-            c = c_base + 8 * j8
-            vals = [llvm.ExtractValueOp(f32, acc, [4 * j8 + 2 * half + e]).result for e in (0, 1)]
-            if paired:
-                v = vector.from_elements(pair_f32, vals)
-                if cfg.out == "bf16":
-                    v = arith.TruncFOp(pair, v).result
-                with if_then(row_ok & (c < Np)):
-                    llvm.StoreOp(v, k.element_ptr(row_ptr, c, out_ty), alignment=2 * size)
-                continue
-            for e, val in enumerate(vals):
-                if cfg.out == "bf16":
-                    val = arith.TruncFOp(out_ty, val).result
-                with if_then(row_ok & (c + e < Np)):
-                    llvm.StoreOp(val, k.element_ptr(row_ptr, c + e, out_ty), alignment=size)
-
-
 # -- data, reference, manifest -------------------------------------------------
 
 def to_bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -618,8 +589,14 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
             manifest.tensormap("a", (M, K), (BM, BK), dtype="uint16", swizzle="128B"),
             manifest.tensormap("b", (N, K), (cfg.b_box_rows, BK), dtype="uint16",
                                swizzle="128B"),
-            manifest.buffer("c", fill=-1, shape=[M, N], dtype=out_dtype),
-            manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
+            manifest.buffer("c", fill=-1 if cfg.out == "f32" else 0xFFFF,   # NaN poison
+                            shape=[M, N], dtype=out_dtype)] +
+        # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).
+        [manifest.tensormap("c", (M, N), STORE_BOX, dtype="uint16", swizzle="128B")
+         if N % 8 == 0 else
+         manifest.tensormap("a", (M, K), (BM, BK), dtype="uint16", swizzle="128B")]
+        * (cfg.epilogue == "tma") +
+        [manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
         {"c": expect}, inputs={"a": ab, "b": bb}, shared_mem=cfg.smem_bytes)
 
 

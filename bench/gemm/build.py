@@ -40,6 +40,11 @@ CONFIGS = {
     "p2_256": gemm.Config(bn=256, stages=4, cluster=2, persistent=True),
     "p1_128": gemm.Config(bn=128, stages=6, cluster=1, persistent=True),
     "p1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32", persistent=True),
+    # ... with the TMA-store epilogue (shared staging, 128-byte swizzle):
+    "p1_256_ts": gemm.Config(bn=256, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "p2_256_ts": gemm.Config(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
+    "p1_128_ts": gemm.Config(bn=128, stages=6, cluster=1, persistent=True, epilogue="tma"),
+    "c1_256_ts": gemm.Config(bn=256, stages=4, cluster=1, epilogue="tma"),
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
     # nothing before the arrival: not correct by the PTX memory model).
@@ -56,7 +61,11 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          ("c2_256_raw_r", 328, 520, 136),
          # persistent: more tiles than the CTAs the exact run launches
          # (its grid is the declared one), odd N
-         ("p1_256", 520, 1031, 136), ("p2_256", 1040, 520, 200), ("p1_128", 130, 777, 8)]
+         ("p1_256", 520, 1031, 136), ("p2_256", 1040, 520, 200), ("p1_128", 130, 777, 8),
+         # the TMA epilogue (bf16 C, rounded as the kernel rounds): N % 8 == 0
+         # through the staging buffers, an odd N through the direct fallback
+         ("p1_256_ts", 520, 1032, 136), ("p2_256_ts", 1040, 520, 200),
+         ("p1_128_ts", 130, 776, 8), ("p1_256_ts", 264, 261, 72), ("c1_256_ts", 200, 328, 200)]
 
 
 def build(out_dir: str, names=None) -> dict:
@@ -79,7 +88,7 @@ def build(out_dir: str, names=None) -> dict:
                      "bm": gemm.BM, "bn": cfg.bn, "bk": gemm.BK, "stages": cfg.stages,
                      "cluster": cfg.cluster, "out": cfg.out, "group_m": cfg.group_m,
                      "barriers": cfg.barriers, "unroll": cfg.unroll,
-                     "persistent": cfg.persistent,
+                     "persistent": cfg.persistent, "epilogue": cfg.epilogue,
                      "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
                      "smem_bytes": cfg.smem_bytes, "checker_warnings": len(compiled.warnings)})
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
@@ -90,7 +99,9 @@ def build(out_dir: str, names=None) -> dict:
     for name, M, N, K in EXACT:
         if names and name not in names:
             continue
-        cfg = gemm.dataclasses.replace(CONFIGS[name], out="f32")
+        cfg = CONFIGS[name]
+        if cfg.epilogue != "tma":               # f32 C, compared bit for bit
+            cfg = gemm.dataclasses.replace(cfg, out="f32")
         label = f"exact_{name}_{M}x{N}x{K}"
         # A persistent kernel on 4 "SMs": each CTA walks several tiles.
         cases.append((gemm.case(M, N, K, cfg, seed=M + N + K, name=label, sms=4), cfg, label))

@@ -45,8 +45,8 @@ def find_runtime() -> Path:
 
 
 def load_shapes():
-    """examples/gemm_shapes.py (MLIR-free): the shapes the kernel can do."""
-    path = find_runtime().parents[2] / "examples" / "gemm_shapes.py"
+    """examples/gemm_parts/shapes.py (MLIR-free): the shapes the kernel can do."""
+    path = find_runtime().parents[2] / "examples" / "gemm_parts" / "shapes.py"
     spec = importlib.util.spec_from_file_location("gemm_shapes", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -118,7 +118,12 @@ class Ours:
         tb = rt.encode_tensor_map_tiled(db, "bfloat16", (N, K), (cfg["b_box_rows"], cfg["bk"]),
                                         swizzle="128B")
         self.maps += [ta, tb]
-        args = [ta, tb, dc, np.int32(M), np.int32(N), np.int32(K)]
+        tc = []
+        if cfg.get("epilogue") == "tma":     # C's map (rows 16-byte aligned), else A's, unused
+            tc = [rt.encode_tensor_map_tiled(dc, "bfloat16", (M, N), (64, 64), swizzle="128B")
+                  if N % 8 == 0 else ta]
+            self.maps += tc[:1] if N % 8 == 0 else []
+        args = [ta, tb, dc, *tc, np.int32(M), np.int32(N), np.int32(K)]
         grid = self.grid(M, N)
         cluster = cfg["cluster"] if cfg["cluster"] > 1 else None
         # runtime.launch's checks and argument packing once; then only the

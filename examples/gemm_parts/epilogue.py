@@ -1,0 +1,132 @@
+"""The epilogue of examples/gemm.py: one consumer warpgroup's 64 x bn
+accumulator (``wgmma`` m64nBN fragment: value j of thread t is row
+16*(t/32) + t%32/4 + 8*(j/2%2), column 8*(j/4) + 2*(t%4) + j%2) to C,
+row-major M x N, either straight from registers (``store_tile``) or through
+shared staging buffers and the TMA store (``store_tile_tma``)."""
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, llvm, vector
+
+from mbarrier_dialect import lang
+from mbarrier_dialect.lang import if_else, if_then
+
+#: C's TMA box: 64 rows x 64 bf16 columns (128-byte rows, 128-byte swizzle).
+STORE_BOX = (64, 64)
+#: staging buffers per consumer warpgroup (each the source of one store).
+STORE_DEPTH = 2
+STORE_BUFFER_BYTES = STORE_BOX[0] * STORE_BOX[1] * 2
+
+
+def smem_offset(ptr: ir.Value, nbytes) -> ir.Value:
+    """`ptr` + `nbytes` (an int or an i32 value) bytes."""
+    i8 = ir.IntegerType.get_signless(8)
+    if isinstance(nbytes, int):
+        return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
+    dyn = -2147483648  # LLVM::GEPOp::kDynamicIndex
+    return llvm.GEPOp(ptr.type, ptr, [nbytes], [dyn], i8, llvm.GEPNoWrapFlags.none).result
+
+
+def named_barrier(barrier_id: lang.Value, threads: int) -> None:
+    """``bar.sync id, threads``: the warpgroup's threads meet (upstream
+    ``nvvm.barrier`` with both operands does not survive a print/parse round
+    trip with locations in this MLIR, so it is written as inline PTX)."""
+    llvm.InlineAsmOp(None, [barrier_id], f"bar.sync $0, {threads};", "r",
+                     has_side_effects=True)
+
+
+def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
+    """Write one warpgroup's 64 x bn accumulator to C (row-major, N columns):
+    value j of thread t is row 16*(t/32) + t%32/4 + 8*(j/2%2), column
+    8*(j/4) + 2*(t%4) + j%2. With N even each pair of columns is one 4- or
+    8-byte store (aligned: the row start r * N is even); with N odd a row
+    may start at an odd element, so each value is stored on its own."""
+    even = if_else(Np % 2 == 0)
+    with even.then():
+        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=True)
+    with even.otherwise():
+        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=False)
+
+
+def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np, *,
+                paired: bool) -> None:
+    f32 = ir.F32Type.get()
+    out_ty = ir.Type.parse("bf16" if cfg.out == "bf16" else "f32")
+    pair = ir.VectorType.get([2], out_ty)
+    pair_f32 = ir.VectorType.get([2], f32)
+    size = 2 if cfg.out == "bf16" else 4
+    warp, lane = wtid // 32, wtid % 32
+    r_base = row0 + warp * 16 + lane // 4
+    c_base = col0 + (lane % 4) * 2
+    c_ptr = k.param("c")
+    for half in range(2):
+        r = r_base + 8 * half
+        row_ok = r < Mp
+        row_ptr = k.element_ptr(c_ptr, r.to("i64") * Np.to("i64"), out_ty)
+        for j8 in range(cfg.bn // 8):
+            c = c_base + 8 * j8
+            vals = [llvm.ExtractValueOp(f32, acc, [4 * j8 + 2 * half + e]).result for e in (0, 1)]
+            if paired:
+                v = vector.from_elements(pair_f32, vals)
+                if cfg.out == "bf16":
+                    v = arith.TruncFOp(pair, v).result
+                with if_then(row_ok & (c < Np)):
+                    llvm.StoreOp(v, k.element_ptr(row_ptr, c, out_ty), alignment=2 * size)
+                continue
+            for e, val in enumerate(vals):
+                if cfg.out == "bf16":
+                    val = arith.TruncFOp(out_ty, val).result
+                with if_then(row_ok & (c + e < Np)):
+                    llvm.StoreOp(val, k.element_ptr(row_ptr, c + e, out_ty), alignment=size)
+
+
+def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, row0, col0,
+                   wtid, cw, barrier_id) -> None:
+    """Store one warpgroup's 64 x bn bf16 tile through shared memory: per
+    64-column chunk j, the warpgroup's thread 0 waits until the staging
+    buffer of chunk j - STORE_DEPTH was read (``wait_group.read``), the
+    warpgroup meets (``bar.sync``), every thread writes its values into the
+    buffer in the TMA's 128-byte swizzled layout (16-byte chunk c of row r
+    at chunk ``c ^ (r % 8)``: the 8 rows a warp writes at once fall on
+    different banks), fences its writes for the async proxy
+    (``fence.proxy.async.shared::cta``), the warpgroup meets again, and
+    thread 0 issues the TMA store of the 64 x 64 box and commits it as a
+    bulk group. The TMA clips the box at C's edges. `staging` is this
+    warpgroup's STORE_DEPTH buffers (1024-aligned); the warpgroup's thread
+    0 waits ``wait_group.read 0`` before the CTA exits (``store_drain``)."""
+    bf16 = ir.BF16Type.get()
+    f32 = ir.F32Type.get()
+    pair = ir.VectorType.get([2], bf16)
+    pair_f32 = ir.VectorType.get([2], f32)
+    warp, lane = wtid // 32, wtid % 32
+    leader = wtid == 0
+    swz = lane // 4                               # the row's index within its 8-row block
+    lane_bytes = (lane % 4) * 4
+    for j in range(bn // 64):
+        buf = smem_offset(staging, (j % STORE_DEPTH) * STORE_BUFFER_BYTES)
+        with if_then(leader):
+            lang.bulk_wait_group_read(STORE_DEPTH - 1)   # chunk j - DEPTH's source was read
+        named_barrier(barrier_id, 128)
+        for half in range(2):
+            rr = warp * 16 + swz + 8 * half       # row within the warpgroup's 64
+            for jj in range(8):                   # 16-byte chunk of the 128-byte row
+                j8 = 8 * j + jj
+                vals = [llvm.ExtractValueOp(f32, acc, [4 * j8 + 2 * half + e]).result
+                        for e in (0, 1)]
+                v = arith.TruncFOp(pair, vector.from_elements(pair_f32, vals)).result
+                offset = rr * 128 + ((swz ^ jj) * 16) + lane_bytes
+                llvm.StoreOp(v, smem_offset(buf, offset), alignment=4)
+        lang.fence_proxy_async()                  # my writes, before the async proxy reads
+        named_barrier(barrier_id, 128)
+        with if_then(leader):
+            lang.cp_async_bulk_tensor_store(buf, tmap_c, [row0, col0 + 64 * j])
+            lang.bulk_commit_group()
+
+
+def store_drain(wtid) -> None:
+    """Thread 0 of the warpgroup: every TMA store has read its staging
+    buffer (``wait_group.read 0``) before the CTA exits."""
+    with if_then(wtid == 0):
+        lang.bulk_wait_group_read(0)
+
+
