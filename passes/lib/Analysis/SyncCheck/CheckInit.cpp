@@ -91,7 +91,7 @@ bool certainlyExecuted(Operation *op, FunctionOpInterface fn,
       return false;
     }
   }
-  if (isa<ArriveOp, ArriveExpectTxOp>(op)) {
+  if (isa<ArriveOp, ArriveExpectTxOp, CpAsyncBulkTensorOp>(op)) {
     const ExecSet &points = actingPoints(op, model);
     return points && points->any();
   }
@@ -126,7 +126,8 @@ bool usesInSight(Value root, SmallVectorImpl<Use> &uses) {
         continue;
       }
       if (!isa<InitOp, InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp,
-               TryWaitOp, TestWaitOp, Tcgen05CommitOp>(user))
+               TryWaitOp, TestWaitOp, Tcgen05CommitOp, ArriveNoCompleteOp,
+               CpAsyncBulkTensorOp>(user))
         return false;
       uses.push_back({user, *barrierOf(user)});
     }

@@ -39,12 +39,15 @@ BarrierTarget ArriveExpectTxOp::getBarrierTarget() {
 }
 Value ArriveExpectTxOp::getBarrierPredicate() { return getPred(); }
 
+BarrierTarget BarrierTarget::ofMulticast(Value mask, Value barriers) {
+  if (!mask)
+    return of(barriers);
+  BarrierTarget target;
+  target.kind = Kind::Multicast;
+  target.mask = mask;
+  return target;
+}
+
 BarrierTarget Tcgen05CommitOp::getBarrierTarget() {
-  if (Value mask = getMask()) {
-    BarrierTarget target;
-    target.kind = BarrierTarget::Kind::Multicast;
-    target.mask = mask;
-    return target;
-  }
-  return BarrierTarget::of(getBarriers());
+  return BarrierTarget::ofMulticast(getMask(), getBarriers());
 }
