@@ -60,3 +60,19 @@ def test_cli_raise_nvgpu(tmp_path):
                            "--emit", "ptx", "-o", str(out)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "cp.async.bulk.tensor.2d" in out.read_text()
+
+
+def test_every_thread_init_twin_gets_the_checkers_warning(tmp_path):
+    """The same kernel with upstream's every-thread init (NVIDIA/Fuser#1552):
+    after raising, the checker warns at each init (class 8)."""
+    text = open(EXAMPLE).read()
+    guarded = "      scf.if %leader {\n        nvgpu.mbarrier.init %full[%c0], %c1 : !bars\n"
+    assert guarded in text
+    bad = text.replace(guarded, "      scf.if %true {\n        nvgpu.mbarrier.init %full[%c0], %c1 : !bars\n")
+    bad = bad.replace("      %leader = arith.cmpi eq, %tid, %c0 : index\n",
+                      "      %leader = arith.cmpi eq, %tid, %c0 : index\n      %true = arith.constant true\n")
+    path = tmp_path / "every_thread.mlir"
+    path.write_text(bad)
+    with pytest.warns(Warning, match="is executed by 96 threads of a CTA for the same barrier"):
+        result = compile(path, "sm_90", raise_nvgpu=True, emit="ptx")
+    assert len([w for w in result.warnings if "is executed by 96 threads" in w]) == 4
