@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
                         metavar="NS",
                         help="bound every blocking wait to NS nanoseconds: past it, the wait "
                         "prints where it is stuck and traps (default 0: off)")
+    parser.add_argument("--raise-nvgpu", dest="raise_nvgpu", action="store_true",
+                        help="raise upstream nvgpu barrier and TMA-load ops into the mbarrier "
+                        "dialect first (mbarrier-raise-nvgpu; default: off)")
     parser.add_argument("--check-sync-strict", dest="strict", action="store_true",
                         help="the synchronization checker's warnings are errors (default: off)")
     parser.add_argument("--version", action=_VersionAction,
@@ -133,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                              opt_level=args.opt_level,
                              emit="ptx" if args.emit == "cubin" else args.emit,
                              check_sync=args.check_sync, strict=args.strict,
-                             debug_waits=args.debug_waits)
+                             debug_waits=args.debug_waits, raise_nvgpu=args.raise_nvgpu)
     except CompileError as e:
         for message in e.warnings:      # the warnings first, then the error
             print(message, file=sys.stderr)

@@ -147,7 +147,7 @@ class CompiledKernel:
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
                       check_sync: bool = True, strict: bool = False,
-                      debug_waits: int = 0) -> str:
+                      debug_waits: int = 0, raise_nvgpu: bool = False) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
     (chip sm_90, the lowest PTX version the chip and the ops need, the
     synchronization checker on, not strict, unbounded waits) live in the
@@ -165,6 +165,8 @@ def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
                          f"{debug_waits}")
     if debug_waits:
         options.append(f"debug-waits={debug_waits}")
+    if raise_nvgpu:
+        options.append("raise-nvgpu=true")
     for name, value in (("chip", chip), ("features", features)):
         if value is None:
             continue
@@ -334,6 +336,7 @@ def compile(
     check_sync: bool = True,
     strict: bool = False,
     debug_waits: int = 0,
+    raise_nvgpu: bool = False,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -372,6 +375,10 @@ def compile(
     and warp) and traps, so the launch fails instead of hanging
     (docs/design.md, "Debugging a hang"). Off, the PTX is the same as
     without the argument.
+
+    ``raise_nvgpu`` (default False) raises upstream nvgpu barrier and
+    TMA-load ops into the mbarrier dialect first (``mbarrier-raise-nvgpu``)
+    and lowers what stays nvgpu the upstream way (docs/interop.md).
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
@@ -381,7 +388,10 @@ def compile(
         raise TypeError(f"check_sync must be a bool, got {type(check_sync).__name__}")
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
-    options = _pipeline_options(chip, features, opt_level, check_sync, strict, debug_waits)
+    if not isinstance(raise_nvgpu, bool):
+        raise TypeError(f"raise_nvgpu must be a bool, got {type(raise_nvgpu).__name__}")
+    options = _pipeline_options(chip, features, opt_level, check_sync, strict, debug_waits,
+                                raise_nvgpu)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):

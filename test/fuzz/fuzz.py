@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """A mutation fuzzer for mbarrier-opt: parse + verify + convert-mbarrier-to-nvvm
-(and, for inputs with a gpu.module, the whole mbarrier-to-ptx pipeline).
+(and, for inputs with a gpu.module, the whole mbarrier-to-ptx pipeline). Inputs
+with nvgpu ops go through mbarrier-raise-nvgpu first (and mbarrier-check-sync:
+the raised ops feed the checker), or mbarrier-to-ptx{raise-nvgpu=true}.
 
     python test/fuzz/fuzz.py --seconds 600 [--seed N] [--crash-dir DIR]
     python test/fuzz/fuzz.py --batches 40 --seed N    # a fixed, repeatable run
@@ -43,6 +45,9 @@ KNOWN_UPSTREAM = {
         "scf.index_switch's verifier puts its case values in a DenseSet and asserts on "
         "case 9223372036854775807 (INT64_MAX, the set's empty key), in the stock "
         "mlir-opt too with no mbarrier op",
+    "OperationParser::resolveSSAUse":
+        "MLIR's parser asserts in resolveSSAUse (under scf::ForOp::parse, a mutated scf.for "
+        "operand list) before any of our code runs (RELIABILITY.md, run 16)",
 }
 
 OPS = ["init", "arrive", "arrive_expect_tx", "expect_tx", "wait", "try_wait", "test_wait",
@@ -50,7 +55,12 @@ OPS = ["init", "arrive", "arrive_expect_tx", "expect_tx", "wait", "try_wait", "t
        "pipe.create", "pipe.init", "pipe.start", "pipe.advance", "pipe.acquire",
        "pipe.try_acquire", "pipe.commit", "pipe.wait", "pipe.try_wait", "pipe.release",
        "pipe.tail", "pipe.stage", "pipe.full_ptr", "pipe.cp_async_bulk",
-       "pipe.cp_async_bulk_tensor"]
+       "pipe.cp_async_bulk_tensor", "arrive_nocomplete", "cp_async_bulk_tensor"]
+# The nvgpu ops mbarrier-raise-nvgpu raises (and some it leaves), swapped
+# among themselves.
+NVGPU_OPS = ["mbarrier.create", "mbarrier.get", "mbarrier.init", "mbarrier.arrive",
+             "mbarrier.arrive.nocomplete", "mbarrier.arrive.expect_tx", "mbarrier.test.wait",
+             "mbarrier.try_wait.parity", "tma.async.load", "tma.prefetch.descriptor"]
 INTS = ["0", "1", "-1", "2", "3", "7", "8", "31", "32", "1048575", "1048576", "2147483647",
         "-2147483648", "4294967295", "9223372036854775807"]
 TYPES = ["!mbarrier.group<1>", "!mbarrier.group<2>", "!mbarrier.remote<1>", "!mbarrier.remote<2>",
@@ -59,7 +69,17 @@ TYPES = ["!mbarrier.group<1>", "!mbarrier.group<2>", "!mbarrier.remote<1>", "!mb
          "!mbarrier.pipe<4, tma, consumers = 2, cluster = [2, 2], multicast = rowcol>",
          "!mbarrier.pipe<1, tma, cluster = [16, 1], multicast = row>",
          "!mbarrier.pipe_state<producer>", "!mbarrier.pipe_state<consumer>",
-         "!mbarrier.slot<producer>", "!mbarrier.slot<consumer>"]
+         "!mbarrier.slot<producer>", "!mbarrier.slot<consumer>",
+         "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>",
+         "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 0>",
+         "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<global>, num_barriers = 2>",
+         "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 7000>",
+         "!nvgpu.mbarrier.token",
+         "!nvgpu.tensormap.descriptor<tensor = memref<64x8xf32, 3>, swizzle = none, "
+         "l2promo = none, oob = zero, interleave = none>",
+         "!nvgpu.tensormap.descriptor<tensor = memref<3x5xi8, 3>, swizzle = none, "
+         "l2promo = none, oob = zero, interleave = none>",
+         "memref<64x8xf32, 3>", "memref<?x8xf32, 3>", "memref<64x8xf32>"]
 ATTRS = ["{sem = #mbarrier.sem<relaxed>}", "{sem = #mbarrier.sem<acquire>}",
          "{scope = #mbarrier.scope<cluster>}", "{phase_offset = 1 : i32}",
          "{phase_offset = -1 : i32}", "{cta_group = 2 : i32}", "{cta_rank = 5 : i32}",
@@ -105,15 +125,20 @@ def mutate(text: str, rng: random.Random) -> str:
         choice = rng.random()
         line = lines[i]
         if choice < 0.2:  # swap an op name
-            line = re.sub(r"mbarrier\.(?:pipe\.)?\w+", lambda m: "mbarrier." + rng.choice(OPS), line,
-                          count=1)
+            if "nvgpu." in line and rng.random() < 0.5:
+                line = re.sub(r"nvgpu\.(?:mbarrier|tma)\.[\w.]+",
+                              lambda m: "nvgpu." + rng.choice(NVGPU_OPS), line, count=1)
+            else:
+                line = re.sub(r"(?<!nvgpu\.)mbarrier\.(?:pipe\.)?\w+",
+                              lambda m: "mbarrier." + rng.choice(OPS), line, count=1)
         elif choice < 0.4:  # replace an integer
             nums = list(re.finditer(r"(?<![%\w])-?\d+", line))
             if nums:
                 m = rng.choice(nums)
                 line = line[:m.start()] + rng.choice(INTS) + line[m.end():]
         elif choice < 0.55:  # replace a type
-            line = re.sub(r"!mbarrier\.\w+<\d+>|!llvm\.ptr<\d>|\bi32\b|\bindex\b",
+            line = re.sub(r"!mbarrier\.\w+<\d+>|!llvm\.ptr<\d>|\bi32\b|\bindex\b|!barriers\b|"
+                          r"!desc\b|memref<[^>]*>",
                           lambda m: rng.choice(TYPES), line, count=1)
         elif choice < 0.65:  # add attributes
             if " : " in line and "{" not in line:
@@ -150,11 +175,16 @@ def pipeline_target(rng: random.Random) -> str:
 
 
 def pipeline_for(text: str, target: str) -> list[str]:
+    nvgpu = "nvgpu." in text
     if "gpu.module" in text and "gpu.container_module" in text:
+        if nvgpu:  # raise-nvgpu=true: the raise first, convert-nvgpu-to-nvvm after ours
+            target = ("{raise-nvgpu=true " + target[1:]) if target else "{raise-nvgpu=true}"
         return [f"--pass-pipeline=builtin.module(mbarrier-to-ptx{target})"]
+    raise_first = ["--mbarrier-raise-nvgpu"] if nvgpu else []
     if "mbarrier.pipe" in text:
-        return ["--mbarrier-lower-pipes", "--convert-mbarrier-to-nvvm"]
-    return ["--convert-mbarrier-to-nvvm"]
+        return raise_first + ["--mbarrier-lower-pipes", "--convert-mbarrier-to-nvvm"]
+    return raise_first + ["--mbarrier-check-sync", "--convert-mbarrier-to-nvvm"] if nvgpu \
+        else ["--convert-mbarrier-to-nvvm"]
 
 
 def run_batch(opt: str, cases: list[str], args: list[str], tmp: str) -> tuple[bool, str]:

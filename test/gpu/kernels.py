@@ -47,8 +47,9 @@ class MlirFileKernel:
     declares (known_block_size, known_cluster_size), so the manifest cannot
     launch it in a shape its code was not written for."""
 
-    def __init__(self, path: str, name: str, *, grid, block, cluster=None, chip: str = "sm_90"):
-        self.path, self.name, self.chip = path, name, chip
+    def __init__(self, path: str, name: str, *, grid, block, cluster=None, chip: str = "sm_90",
+                 **options):
+        self.path, self.name, self.chip, self.options = path, name, chip, options
         self.grid, self.block, self.cluster = validate_launch_shape(grid, block, cluster)
         declared_block, declared_cluster = self._declared_shape()
         if declared_block != self.block or declared_cluster != self.cluster:
@@ -80,7 +81,7 @@ class MlirFileKernel:
         """compile() of the file for the kernel's chip; `kwargs` as compile()'s."""
         from mbarrier_dialect import compile as compile_module
 
-        return compile_module(Path(self.path), self.chip, **kwargs)
+        return compile_module(Path(self.path), self.chip, **{**self.options, **kwargs})
 
 
 def pingpong_2cta(iters: int = 10000) -> Case:
@@ -307,6 +308,18 @@ def remote_pingpong_example(iters: int = 10000) -> Case:
                 {"out": np.full(ctas * threads, iters, dtype=np.int32)}, timeout_s=120)
 
 
+def nvgpu_ws_tma_example(tiles: int = 64) -> Case:
+    """examples/nvgpu_ws_tma.mlir, written in nvgpu and compiled with
+    raise_nvgpu: a TMA ring of 2 stages, one producer warp, two consumer
+    warps (one releasing late); out = each tile of src, plus one."""
+    k = MlirFileKernel(os.path.join(EXAMPLES, "nvgpu_ws_tma.mlir"), "nvgpu_ws_tma",
+                       grid=1, block=96, raise_nvgpu=True)
+    src = np.random.default_rng(24).integers(-2**30, 2**30, (tiles * 16, 64), dtype=np.int32)
+    return Case(k, [buffer("src", src), tensormap("src", src.shape, (16, 64)),
+                    buffer("out", fill=-1, shape=[tiles * 1024]), scalar(tiles)],
+                {"out": (src + 1).reshape(-1)}, inputs={"src": src})
+
+
 def first_example() -> Case:
     """examples/first_kernel.py: CTA 1 sees CTA 0's remote arrival."""
     return example("first_kernel").case()
@@ -481,7 +494,8 @@ SUITES = {
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
-             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob")] + PIPES
+             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example]
+            + PIPES
             + [lambda: gemm_example(1), lambda: gemm_example(2)],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),

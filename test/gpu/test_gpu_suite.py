@@ -27,6 +27,7 @@ EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
                    "producer_consumer.py": ["producer_consumer_2stage", "producer_consumer_4stage"],
                    "cluster_ring.py": ["cluster_ring"], "bulk_copy.py": ["bulk_copy"],
                    "remote_pingpong.mlir": ["remote_pingpong"],
+                   "nvgpu_ws_tma.mlir": ["nvgpu_ws_tma"],
                    "tma_pipeline.py": ["tma_pipeline_c1_d4_w2_x1", "tma_pipeline_c2_d4_w2_x2",
                                        "tma_pipeline_c4_d4_w2_x4", "tma_pipeline_c1_d8_w1_x1",
                                        "tma_pipeline_c2_d8_w1_x2", "tma_pipeline_c4_d2_w4_x4"],
@@ -42,7 +43,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 27 and len(set(names)) == 27
+    assert len(names) == 28 and len(set(names)) == 28
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]
@@ -87,6 +88,25 @@ def test_remote_pingpong_example_entry(suite):
     assert waits and all(".acquire.cluster." in l for l in waits)
     # The value travels through distributed shared memory.
     assert "st.shared::cluster.b32" in ptx
+
+
+def test_nvgpu_ws_tma_entry(suite):
+    """examples/nvgpu_ws_tma.mlir, written in nvgpu, compiled with
+    raise_nvgpu: one CTA of 96 threads, the tensor map of `src`, out =
+    every tile plus one; the PTX is the raised ops' (docs/interop.md)."""
+    out, manifest = suite
+    (entry,) = [k for k in manifest["kernels"] if k["name"] == "nvgpu_ws_tma"]
+    assert entry["grid"] == [1, 1, 1] and entry["block"] == [96, 1, 1]
+    assert [a["kind"] for a in entry["args"]] == ["buffer", "tensormap", "buffer", "scalar"]
+    assert entry["args"][1]["box"] == [16, 64]
+    import numpy as np
+    src = np.load(os.path.join(out, entry["args"][0]["init"]["npy"]))
+    expect = np.load(os.path.join(out, entry["expect"]["out"]["npy"]))
+    assert (expect == (src + 1).reshape(-1)).all()
+    ptx = open(os.path.join(out, "nvgpu_ws_tma.ptx")).read()
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") == 1
+    assert ptx.count("mbarrier.try_wait.parity.shared.b64") == 2
+    assert "nanosleep.u32" in ptx
 
 
 def test_every_example_runs_in_the_suite_with_a_data_check(suite):

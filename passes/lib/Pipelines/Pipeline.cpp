@@ -13,6 +13,7 @@
 #include "mbarrier/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -34,6 +35,10 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   attach.features = options.features;
   attach.optLevel = options.optLevel;
   pm.addPass(createMBarrierAttachTarget(attach));
+  // nvgpu barriers and TMA loads become mbarrier ops, so that everything
+  // after (the checker first) sees them.
+  if (options.raiseNVGPU)
+    pm.addPass(createMBarrierRaiseNVGPU());
   // Pipelines become mbarrier ops, so that everything after sees them.
   pm.addPass(createMBarrierLowerPipes());
   // The synchronization checker next, on the barriers as the user wrote them.
@@ -48,6 +53,10 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   ConvertMBarrierToNVVMOptions convert;
   convert.debugWaits = options.debugWaits;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM(convert));
+  // What stays nvgpu (a group kept with a remark, prefetches, wgmma) lowers
+  // the upstream way, before stage 2's gpu-to-nvvm.
+  if (options.raiseNVGPU)
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
 }
 
 void mbarrier::buildGPUToLLVMStage(OpPassManager &pm) {
@@ -83,6 +92,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.checkSyncStrict = checkSyncStrict;
     options.mergeReleaseFences = mergeReleaseFences;
     options.debugWaits = debugWaits;
+    options.raiseNVGPU = raiseNVGPU;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -122,6 +132,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                      "prints where it is stuck (file:line:col, barrier, "
                      "parity, CTA, warp) and traps (0: off)"),
       llvm::cl::init(MBarrierToPTXOptions().debugWaits)};
+  Option<bool> raiseNVGPU{
+      *this, "raise-nvgpu",
+      llvm::cl::desc("Raise nvgpu barrier and TMA-load ops into the mbarrier "
+                     "dialect first (mbarrier-raise-nvgpu), and lower what "
+                     "stays nvgpu with convert-nvgpu-to-nvvm"),
+      llvm::cl::init(MBarrierToPTXOptions().raiseNVGPU)};
 };
 } // namespace
 
@@ -135,6 +151,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registerMBarrierCheckSync();
   registerMBarrierMergeReleaseFences();
   registerMBarrierLowerPipes();
+  registerMBarrierRaiseNVGPU();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "

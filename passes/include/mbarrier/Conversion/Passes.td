@@ -54,4 +54,50 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
   ];
 }
 
+def MBarrierRaiseNVGPU : Pass<"mbarrier-raise-nvgpu"> {
+  let summary = "Raise upstream nvgpu barrier and TMA-load ops into the mbarrier dialect";
+  let description = [{
+    One pattern per op, per barrier group: a `nvgpu.mbarrier.create` of
+    workgroup memory becomes `mbarrier.alloc : !mbarrier.group<N>` and every
+    use of the group becomes this dialect's op, so that the checker, the
+    target checks, the default scopes and the rest of `mbarrier-to-ptx`
+    apply to nvgpu code:
+
+    | nvgpu | mbarrier |
+    |---|---|
+    | `mbarrier.create` | `alloc` |
+    | `mbarrier.get` | `ptr` + `llvm.ptrtoint` |
+    | `mbarrier.init [, predicate]` | `init` (under `scf.if` with a predicate) |
+    | `mbarrier.arrive` (token unused) | `arrive` |
+    | `mbarrier.arrive.nocomplete` (token unused) | `arrive_nocomplete` |
+    | `mbarrier.arrive.expect_tx [, predicate]` | `arrive_expect_tx [if]` |
+    | `mbarrier.try_wait.parity %p, %ticks` | `wait ..., zext %p suspend_time %ticks` |
+    | `tma.async.load [multicast_mask] [predicate]` | `cp_async_bulk_tensor`, bytes from the descriptor's box |
+
+    A group is raised whole or not at all. It stays nvgpu, with a remark at
+    the op that keeps it there, when one of its uses has no counterpart
+    that means the same: `mbarrier.test.wait` (a wait on a state token:
+    this dialect's waits take a phase parity), an arrive whose token is
+    used, a group outside workgroup memory or passed on to another op, a
+    TMA load whose box size is not static, a constant operand outside the
+    op's range. What changes by raising is what this dialect's defaults
+    say (docs/interop.md): a wait in a cluster kernel acquires at
+    `.cluster` scope (nvgpu: `.cta`); a blocking wait is this dialect's
+    `try_wait` loop, with the ticks as its suspend-time hint.
+
+    Kernel parameters (`gpu.func ... kernel`) of `!nvgpu.tensormap.descriptor`
+    type become the `!llvm.ptr` that nvgpu's own lowering makes of them (the
+    address of the tensor map: the same kernel parameter), cast back for
+    the ops that stay nvgpu: `convert-gpu-to-nvvm` does not convert nvgpu
+    types in a kernel signature.
+  }];
+  let dependentDialects = [
+    "::mlir::mbarrier::MBarrierDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // MBARRIER_CONVERSION_PASSES_TD

@@ -26,11 +26,17 @@ struct MBarrierToPTXOptions {
   /// blocking wait, past which it prints where it is stuck and traps (0:
   /// off, the waits unbounded).
   uint64_t debugWaits = 0;
+  /// mbarrier-raise-nvgpu after the target is attached, and
+  /// convert-nvgpu-to-nvvm inside gpu.modules after the mbarrier lowering
+  /// (for the nvgpu ops that have no counterpart or stay nvgpu): nvgpu
+  /// kernels compile through the pipeline (docs/interop.md).
+  bool raiseNVGPU = false;
 };
 
 /// Stage 1: attach the NVVM target to every gpu.module (the one target
-/// decision), lower pipes, check synchronization (checkSync), merge release
-/// fences (optLevel >= 1), lower mbarrier ops.
+/// decision), raise nvgpu (raiseNVGPU), lower pipes, check synchronization (checkSync), merge release
+/// fences (optLevel >= 1), lower mbarrier ops (and, with raiseNVGPU, what is
+/// left of nvgpu).
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
 /// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.

@@ -6,7 +6,8 @@
 // to the CTA the op targets: its own, the remote view's, `on %cta`, or
 // each CTA of a multicast mask), and the same for transaction bytes
 // (arrive_expect_tx, expect_tx) and for the bytes of the bulk copies that
-// complete on the barrier. A barrier is counted only when everything that
+// complete on the barrier (cp.async.bulk's size, the stated box bytes of
+// mbarrier.cp_async_bulk_tensor). A barrier is counted only when everything that
 // could arrive on it is visible: its group and its addresses are used by
 // mbarrier ops and known bulk copies only, and every executing set, count,
 // predicate and target rank evaluates.
@@ -108,6 +109,14 @@ void Counter::collect() {
       arrivals.push_back(e);
     } else if (isa<Tcgen05CommitOp>(op)) {
       arrivals.push_back(e);
+    } else if (auto noComplete = dyn_cast<ArriveNoCompleteOp>(op)) {
+      e.amount = noComplete.getCount();
+      arrivals.push_back(e);
+    } else if (auto copy = dyn_cast<CpAsyncBulkTensorOp>(op)) {
+      // A tensor copy that states its bytes (the box's size).
+      e.arrival = false;
+      e.constAmount = copy.getBytes();
+      copies.push_back(e);
     }
     // arrive_expect_tx, expect_tx: transaction bytes.
     if (Value amount = txBytesOf(op)) {
@@ -172,7 +181,7 @@ std::optional<PerRank> Counter::perRank(const Event &e) {
       if (!*pred)
         continue;
     }
-    int64_t amount = 1;
+    int64_t amount = e.constAmount.value_or(1);
     if (e.amount) {
       std::optional<int64_t> a = model.evalInt(e.amount, p);
       if (!a || *a < 0)

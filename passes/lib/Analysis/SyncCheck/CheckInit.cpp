@@ -90,7 +90,7 @@ bool certainlyExecuted(Operation *op, FunctionOpInterface fn,
       return false;
     }
   }
-  if (isa<ArriveOp, ArriveExpectTxOp>(op)) {
+  if (isa<ArriveOp, ArriveExpectTxOp, CpAsyncBulkTensorOp>(op)) {
     const ExecSet &points = actingPoints(op, model);
     return points && points->any();
   }

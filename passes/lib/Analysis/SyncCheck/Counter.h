@@ -41,6 +41,7 @@ struct Event {
   std::optional<int64_t> rankAttr;
   bool local = false;    // the executing CTA's own barrier
   Value mask;            // multicast mask (i16)
+  std::optional<int64_t> constAmount; // a stated amount (a tensor copy's bytes)
 };
 
 class Counter {

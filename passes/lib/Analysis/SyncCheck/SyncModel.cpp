@@ -351,10 +351,8 @@ const ExecSet &SPMDModel::actingPoints(Operation *op) {
     return it->second;
   ExecSet set = execSet(op);
   Value pred;
-  if (auto arrive = dyn_cast<ArriveOp>(op))
-    pred = arrive.getPred();
-  else if (auto arrive = dyn_cast<ArriveExpectTxOp>(op))
-    pred = arrive.getPred();
+  if (auto barrierOp = dyn_cast<MBarrierOpInterface>(op))
+    pred = barrierOp.getBarrierPredicate();
   if (set && pred) {
     llvm::BitVector holds(set->size());
     for (unsigned b : set->set_bits()) {

@@ -24,6 +24,7 @@ void mbarrier::populateMBarrierToNVVMConversionPatterns(
   lowering::populateArrivePatterns(converter, patterns);
   lowering::populateWaitPatterns(converter, patterns, options.debugWaitsNs);
   lowering::populateTcgen05Patterns(converter, patterns);
+  lowering::populateRaisedPatterns(converter, patterns);
 }
 
 namespace {

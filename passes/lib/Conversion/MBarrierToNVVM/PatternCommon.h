@@ -126,6 +126,7 @@ void populateArrivePatterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &,
                           uint64_t debugWaitsNs);
 void populateTcgen05Patterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateRaisedPatterns(LLVMTypeConverter &, RewritePatternSet &);
 
 } // namespace mlir::mbarrier::lowering
 

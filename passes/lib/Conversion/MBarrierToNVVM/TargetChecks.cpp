@@ -109,6 +109,10 @@ Requirement requirementOf(Operation *op, WaitScopes &waitScopes) {
         qualifiers(wait.getSem().value_or(Semantics::acquire),
                    waitScopes.of(wait));
       })
+      .Case<CpAsyncBulkTensorOp>([&](CpAsyncBulkTensorOp copy) {
+        // .multicast::cluster is a cluster form of the same instruction.
+        clusterForm("cp.async.bulk.tensor");
+      })
       .Case<Tcgen05CommitOp>([&](Tcgen05CommitOp commit) {
         req.tcgen05 = true;
         req.needPTX(86, "tcgen05.commit");

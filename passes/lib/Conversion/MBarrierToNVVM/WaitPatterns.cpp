@@ -21,9 +21,11 @@ Value parityOf(SourceOp op, Value phase, OpBuilder &b) {
 /// One test of the phase, in parity form, with the op's sem and scope:
 /// `mbarrier.try_wait.parity{.sem}{.scope}.shared::cta.b64` for wait and
 /// try_wait, `mbarrier.test_wait.parity...` for test_wait.
+/// With `suspend_time %t` (wait, try_wait), `%t` is the instruction's
+/// suspendTimeHint operand.
 template <typename SourceOp>
 Value emitTest(SourceOp op, Value addr, Value parity, OpBuilder &b,
-               Location loc) {
+               Location loc, Value suspendTime = {}) {
   NVVM::MemScopeKind scope = toNVVM(op.getEffectiveScope());
   bool relaxed = op.getSem() == Semantics::relaxed;
   if constexpr (std::is_same_v<SourceOp, TestWaitOp>)
@@ -31,7 +33,8 @@ Value emitTest(SourceOp op, Value addr, Value parity, OpBuilder &b,
                                             parity, scope, relaxed);
   else
     return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), addr, parity,
-                                           /*ticks=*/Value(), scope, relaxed);
+                                           /*ticks=*/suspendTime, scope,
+                                           relaxed);
 }
 
 /// `mbarrier.wait` -> an scf.while around try_wait.parity until it succeeds;
@@ -44,7 +47,8 @@ struct WaitLowering : BarrierOpLowering<WaitOp> {
                         ConversionPatternRewriter &rewriter) const override {
     Value parity = parityOf(op, adaptor.getPhase(), rewriter);
     auto test = [&](OpBuilder &b, Location l) {
-      return emitTest(op, ref.localAddr, parity, b, l);
+      return emitTest(op, ref.localAddr, parity, b, l,
+                      adaptor.getSuspendTime());
     };
     if (debugWaitsNs) {
       emitBoundedWait(rewriter, op.getLoc(),
@@ -82,8 +86,11 @@ struct SingleTestLowering : BarrierOpLowering<SourceOp> {
   LogicalResult rewrite(SourceOp op, OpAdaptor adaptor, const BarrierRef &ref,
                         ConversionPatternRewriter &rewriter) const override {
     Value parity = parityOf(op, adaptor.getPhase(), rewriter);
-    rewriter.replaceOp(
-        op, emitTest(op, ref.localAddr, parity, rewriter, op.getLoc()));
+    Value suspendTime;
+    if constexpr (std::is_same_v<SourceOp, TryWaitOp>)
+      suspendTime = adaptor.getSuspendTime();
+    rewriter.replaceOp(op, emitTest(op, ref.localAddr, parity, rewriter,
+                                    op.getLoc(), suspendTime));
     return success();
   }
 };

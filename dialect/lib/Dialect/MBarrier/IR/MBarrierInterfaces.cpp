@@ -39,14 +39,17 @@ BarrierTarget ArriveExpectTxOp::getBarrierTarget() {
 }
 Value ArriveExpectTxOp::getBarrierPredicate() { return getPred(); }
 
+BarrierTarget BarrierTarget::ofMulticast(Value mask, Value barriers) {
+  if (!mask)
+    return of(barriers);
+  BarrierTarget target;
+  target.kind = Kind::Multicast;
+  target.mask = mask;
+  return target;
+}
+
 BarrierTarget Tcgen05CommitOp::getBarrierTarget() {
-  if (Value mask = getMask()) {
-    BarrierTarget target;
-    target.kind = BarrierTarget::Kind::Multicast;
-    target.mask = mask;
-    return target;
-  }
-  return BarrierTarget::of(getBarriers());
+  return BarrierTarget::ofMulticast(getMask(), getBarriers());
 }
 
 // A pipe names its whole group: its barriers are touched by the ops that

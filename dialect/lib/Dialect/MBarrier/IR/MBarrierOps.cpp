@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
+#include "VerifyHelpers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -13,6 +14,7 @@
 
 using namespace mlir;
 using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::detail;
 
 #define GET_OP_CLASSES
 #include "mbarrier/Dialect/MBarrier/IR/MBarrierOps.cpp.inc"
@@ -198,7 +200,7 @@ Scope mlir::mbarrier::getDefaultWaitScope(Operation *op) {
 }
 
 /// A constant barrier index must name one of the group's barriers.
-static LogicalResult verifyIndex(Operation *op, Value barriers, Value index) {
+LogicalResult mlir::mbarrier::detail::verifyIndex(Operation *op, Value barriers, Value index) {
   std::optional<int64_t> idx = getConstantInt(index);
   unsigned depth = getDepth(barriers.getType());
   if (idx && (*idx < 0 || *idx >= depth))
@@ -209,7 +211,7 @@ static LogicalResult verifyIndex(Operation *op, Value barriers, Value index) {
 }
 
 /// A constant operand must lie in [lo, hi].
-static LogicalResult verifyInRange(Operation *op, Value value, int64_t lo,
+LogicalResult mlir::mbarrier::detail::verifyInRange(Operation *op, Value value, int64_t lo,
                                    int64_t hi, StringRef what) {
   std::optional<int64_t> v = getConstantInt(value);
   if (v && (*v < lo || *v > hi))
@@ -234,7 +236,7 @@ static LogicalResult verifyCtaRank(Operation *op, std::optional<int64_t> rank) {
 }
 
 /// Owner-only operations (init, wait, inval) reject a remote view.
-static LogicalResult verifyOwner(Operation *op, Value barriers,
+LogicalResult mlir::mbarrier::detail::verifyOwner(Operation *op, Value barriers,
                                  StringRef action) {
   if (isRemote(barriers))
     return op->emitOpError()

@@ -231,6 +231,7 @@ struct PipeEnterLowering : OpConversionPattern<EnterOp> {
           arith::ConstantIntOp::create(rewriter, loc, 1, 1));
     guarded(rewriter, loc, notReady, [&](OpBuilder &b) {
       WaitOp::create(b, loc, adaptor.getPipe(), at.index, at.phase,
+                     /*suspend_time=*/Value(),
                      /*phase_offset=*/kProducer ? 1u : 0u, nullptr, nullptr);
     });
     Value next = arith::AddIOp::create(rewriter, loc, adaptor.getState(),
@@ -249,7 +250,7 @@ struct PipeTryLowering : OpConversionPattern<TryOp> {
     WaitTarget at = waitTarget(rewriter, op.getLoc(), adaptor.getState(),
                                pipeOf(op.getPipe()).getDepth(), kProducer);
     rewriter.replaceOpWithNewOp<TryWaitOp>(
-        op, adaptor.getPipe(), at.index, at.phase,
+        op, adaptor.getPipe(), at.index, at.phase, /*suspend_time=*/Value(),
         rewriter.getI32IntegerAttr(kProducer ? 1 : 0), nullptr, nullptr);
     return success();
   }
@@ -342,8 +343,8 @@ struct PipeTailLowering : OpConversionPattern<PipeTailOp> {
         [&](OpBuilder &b, Location l, Value k, ValueRange) {
           Value count = arith::AddIOp::create(b, l, state, k);
           WaitTarget at = waitTarget(b, l, count, d, /*producer=*/true);
-          WaitOp::create(b, l, group, at.index, at.phase, 1u, nullptr,
-                         nullptr);
+          WaitOp::create(b, l, group, at.index, at.phase,
+                         /*suspend_time=*/Value(), 1u, nullptr, nullptr);
           scf::YieldOp::create(b, l);
         });
     rewriter.eraseOp(op);

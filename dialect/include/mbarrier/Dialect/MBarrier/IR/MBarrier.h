@@ -74,6 +74,8 @@ struct BarrierTarget {
   /// remote-typed block argument: rank unknown); `ctaId` (non-null) makes
   /// it OnCta.
   static BarrierTarget of(Value barriers, Value ctaId = {});
+  /// Multicast to `mask` where it is non-null, else `of(barriers)`.
+  static BarrierTarget ofMulticast(Value mask, Value barriers);
 };
 } // namespace mlir::mbarrier
 

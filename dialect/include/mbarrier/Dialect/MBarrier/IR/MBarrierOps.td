@@ -356,14 +356,19 @@ def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx", [MBarrier_BarrierOpInterface]
 // Waits
 //===----------------------------------------------------------------------===//
 
-class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
+// `extraArgs`/`extraFormat`: the suspend-time hint of the try_wait forms
+// (MBarrier_SuspendTimeArgs).
+class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat,
+                        dag extraArgs = (ins), string extraFormat = "">
     : MBarrier_Op<mnemonic, [MBarrier_BarrierOpInterface]> {
-  let arguments = (ins BarrierRW:$barriers, Index:$index, I32:$phase,
-                       DefaultValuedAttr<MBarrier_PhaseOffsetAttr, "0">:$phase_offset,
-                       OptionalAttr<MBarrier_SemanticsAttr>:$sem,
-                       OptionalAttr<MBarrier_ScopeAttr>:$scope);
+  let arguments = !con((ins BarrierRW:$barriers, Index:$index, I32:$phase),
+                       extraArgs,
+                       (ins DefaultValuedAttr<MBarrier_PhaseOffsetAttr, "0">:$phase_offset,
+                            OptionalAttr<MBarrier_SemanticsAttr>:$sem,
+                            OptionalAttr<MBarrier_ScopeAttr>:$scope));
   let results = resultDag;
-  let assemblyFormat = "$barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)" # resultFormat;
+  let assemblyFormat = "$barriers `[` $index `]` `,` $phase " # extraFormat #
+      "attr-dict `:` type($barriers)" # resultFormat;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The `.scope` to emit: the attribute, else the default of
@@ -377,7 +382,14 @@ class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat>
   }];
 }
 
-def MBarrier_WaitOp : MBarrier_WaitBase<"wait", (outs), ""> {
+// `suspend_time %t` (i32, ns): the suspendTimeHint operand of
+// `mbarrier.try_wait` (PTX ISA 7.8, sm_90), the most time the thread may be
+// suspended waiting in one try before the try returns false.
+defvar MBarrier_SuspendTimeArgs = (ins Optional<I32>:$suspend_time);
+defvar MBarrier_SuspendTimeFormat = "(`suspend_time` $suspend_time^)? ";
+
+def MBarrier_WaitOp : MBarrier_WaitBase<"wait", (outs), "",
+    MBarrier_SuspendTimeArgs, MBarrier_SuspendTimeFormat> {
   let summary = "block until the phase with the given parity has completed";
   let description = [{
     Waits on barrier `index` for the completion of the phase whose parity is
@@ -403,17 +415,21 @@ def MBarrier_WaitOp : MBarrier_WaitBase<"wait", (outs), ""> {
     ```mlir
     mbarrier.wait %g[%i], %phase : !mbarrier.group<2>
     mbarrier.wait %g[%i], %phase {phase_offset = 1 : i32} : !mbarrier.group<2>
+    mbarrier.wait %g[%i], %phase suspend_time %t : !mbarrier.group<2>
     ```
   }];
 }
 
-def MBarrier_TryWaitOp : MBarrier_WaitBase<"try_wait", (outs I1:$ready), ""> {
+def MBarrier_TryWaitOp : MBarrier_WaitBase<"try_wait", (outs I1:$ready), "",
+    MBarrier_SuspendTimeArgs, MBarrier_SuspendTimeFormat> {
   let summary = "one potentially blocking test for phase completion";
   let description = [{
     One `mbarrier.try_wait.parity` on barrier `index` for the phase with
     parity `phase ^ phase_offset`: returns true once that phase completed,
-    false when the hardware time limit passed first. Same `sem`/`scope` as
-    `mbarrier.wait`; rejected through a remote view.
+    false when the hardware time limit passed first, or, with
+    `suspend_time %t` (`i32`, nanoseconds), once the thread was suspended
+    for about `%t` (the instruction's `suspendTimeHint`). Same `sem`/`scope`
+    as `mbarrier.wait`; rejected through a remote view.
 
     PTX ISA: "mbarrier.test_wait/mbarrier.try_wait" (https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait).
 
@@ -421,6 +437,7 @@ def MBarrier_TryWaitOp : MBarrier_WaitBase<"try_wait", (outs I1:$ready), ""> {
 
     ```mlir
     %ok = mbarrier.try_wait %g[%i], %phase : !mbarrier.group<2>
+    %ok2 = mbarrier.try_wait %g[%i], %phase suspend_time %t : !mbarrier.group<2>
     ```
   }];
 }
@@ -484,5 +501,6 @@ def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit",
 
 include "mbarrier/Dialect/MBarrier/IR/MBarrierPipe.td"
 include "mbarrier/Dialect/MBarrier/IR/MBarrierOrderedSeq.td"
+include "mbarrier/Dialect/MBarrier/IR/MBarrierRaisedOps.td"
 
 #endif // MBARRIER_OPS_TD
