@@ -112,7 +112,8 @@ struct SeqWaitLowering : OpConversionPattern<SeqWaitOp> {
     Position at = positionOf(rewriter, loc, state, seq);
     WaitOp::create(rewriter, loc, adaptor.getSeq(),
                    barrierIndex(rewriter, loc, at.stage, at.group, seq),
-                   at.phase, /*phase_offset=*/0u, nullptr, nullptr);
+                   at.phase, /*suspend_time=*/Value(), /*phase_offset=*/0u, nullptr,
+                   nullptr);
     Value next = rewriter.createOrFold<arith::AddIOp>(
         loc, state, i32(rewriter, loc, seq.getLength()));
     rewriter.replaceOp(op, {state, next});
