@@ -26,10 +26,13 @@ struct MBarrierToPTXOptions {
   /// blocking wait, past which it prints where it is stuck and traps (0:
   /// off, the waits unbounded).
   uint64_t debugWaits = 0;
+  /// mbarrier-allocate-named-barriers' `reserved`: hardware barrier ids not
+  /// to assign to named barriers declared without one ("0,1-7").
+  std::string namedBarrierReserved = "0";
 };
 
 /// Stage 1: attach the NVVM target to every gpu.module (the one target
-/// decision), lower pipes, check synchronization (checkSync), merge release
+/// decision), lower pipes, assign named-barrier ids, check synchronization (checkSync), merge release
 /// fences (optLevel >= 1), lower mbarrier ops.
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
