@@ -5,7 +5,9 @@
 // analyses of each class family (CheckLifetime.cpp: classes 1, 2, 8;
 // CheckCounts.cpp: 3, 4, 5, 6; CheckMemoryOrder.cpp: 7; CheckInit.cpp:
 // barriers never initialized or initialized out of order, classes 8 and 1;
-// CheckRanks.cpp: ranks outside the cluster, class 9). Reports are
+// CheckRanks.cpp: ranks outside the cluster, class 9; CheckNamedBarriers.cpp:
+// named-barrier ids and counts, class 10; CheckDeadlock.cpp: the wait-for
+// graph across barriers, class 11). Reports are
 // emitted once per op at the end; any error fails the pass. The classes,
 // the model and its limits: docs/checker.md.
 //
@@ -35,8 +37,12 @@ struct MBarrierCheckSyncPass
       // A kernel with DSMEM accesses and no barrier op still needs its
       // final cluster barrier (class 2).
       bool usesBarriers = fn->walk([](Operation *op) {
+                              std::optional<UpstreamNamedBarrier> named =
+                                  upstreamNamedBarrierOf(op);
                               return isa<MBarrierDialect>(op->getDialect()) ||
-                                             isRemoteMemoryAccess(op)
+                                             isRemoteMemoryAccess(op) ||
+                                             (named && (named->id ||
+                                                        named->threads))
                                          ? WalkResult::interrupt()
                                          : WalkResult::advance();
                             }).wasInterrupted();
@@ -54,6 +60,8 @@ struct MBarrierCheckSyncPass
       checkMemoryOrder(target, model, out);
       checkInit(target, model, out);
       checkRanks(target, model, out);
+      checkNamedBarriers(target, model, out);
+      checkDeadlock(target, model, out);
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

@@ -244,6 +244,9 @@ void checkCounts(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkInit(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkRanks(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+void checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
+                        Reporter &out);
+void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 
 //===----------------------------------------------------------------------===//
 // FlowWalker: program order over structured control flow
