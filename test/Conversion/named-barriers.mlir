@@ -1,7 +1,7 @@
 // Named barriers onto upstream NVVM: bar_sync -> nvvm.barrier id number_of_threads,
 // bar_arrive -> nvvm.barrier.arrive, bar_red -> nvvm.inline_ptx (MLIR 22's
 // nvvm.barrier reduces only on barrier 0);
-// the declarations are erased. Then down to PTX: the bar.sync / bar.arrive /
+// the declarations are erased. Then down to the PTX text, the bar.sync / bar.arrive /
 // bar.red ids and counts.
 // RUN: mbarrier-opt %s --convert-mbarrier-to-nvvm | FileCheck %s --implicit-check-not=" mbarrier."
 // RUN: mbarrier-compile %s --no-check-sync --emit ptx -o %t.ptx
