@@ -46,7 +46,7 @@ func.func @one_id_two_roles() attributes {known_block_size = array<i32: 384, 1, 
     // expected-note @+1 {{the other group's use of the id}}
     mbarrier.bar_sync @shared threads 128
   } else {
-    // expected-warning @+1 {{uses named barrier @shared (id 2) with 256 threads (warps 4-11), which warps 0-3 use with 128 threads: one id for two groups that share no warp}}
+    // expected-warning @+1 {{uses named barrier @shared (id 2) with 256 threads (warps 4-11), which warps 0-3 use with 128 threads: one id for two groups that share no warp, whose arrivals count toward each other's phases (give each role its own named barrier)}}
     mbarrier.bar_sync @shared threads 256
   }
   return

@@ -108,13 +108,17 @@ LogicalResult BarArriveOp::verifySymbolUses(SymbolTableCollection &symbols) {
 LogicalResult BarRedOp::verify() {
   if (failed(verifyThreadCount(*this, getThreads())))
     return failure();
-  unsigned width = getKind() == BarRedKind::popc ? 32 : 1;
-  if (!getResult().getType().isInteger(width))
+  Type type = getResult().getType();
+  if (getKind() == BarRedKind::popc) {
+    if (!type.isInteger(32))
+      return emitOpError() << "bar.red.popc returns the count of threads, "
+                              "i32, not "
+                           << type;
+    return success();
+  }
+  if (!type.isInteger(1))
     return emitOpError() << "bar.red." << stringifyBarRedKind(getKind())
-                         << " returns "
-                         << (width == 32 ? "the count of threads, i32"
-                                         : "a predicate, i1")
-                         << ", not " << getResult().getType();
+                         << " returns a predicate, i1, not " << type;
   return success();
 }
 LogicalResult BarRedOp::verifySymbolUses(SymbolTableCollection &symbols) {
