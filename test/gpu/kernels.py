@@ -23,6 +23,7 @@ from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, cp_async_bulk_tenso
                                    unrolled_range)
 from mbarrier_dialect.manifest import Case, buffer, scalar, tensormap
 from mbarrier_dialect.runtime import validate_launch_shape
+from named_pingpong import named_pingpong  # noqa: E402 (test/gpu is on the path)
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 # The Python examples, each in the suite through its case().
@@ -494,7 +495,7 @@ SUITES = {
              lambda: counted_arrivals(2003, unroll=4), remote_pingpong_example, operators,
              first_example, lambda: producer_consumer_example(2),
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
-             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example]
+             tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example, named_pingpong]
             + PIPES
             + [lambda: gemm_example(1), lambda: gemm_example(2)],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
@@ -505,7 +506,7 @@ SUITES = {
                  lambda: cluster_ring_example(64), bulk_copy_example,
                  lambda: tma_pipeline(1, 4, 2, tiles=16), lambda: tma_pipeline(2, 4, 2, tiles=16),
                  lambda: tma_pipeline(4, 2, 1, tiles=16), lambda: tma_pipeline(1, 8, 1, tiles=24),
-                 lambda: gemm_example(2)],
+                 lambda: gemm_example(2), lambda: named_pingpong(100)],
     # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
     "stress-sanitize": [lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66),
                         lambda: tma_pipeline(4, 4, 2, tiles=8, clusters=33),

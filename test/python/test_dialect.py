@@ -194,16 +194,18 @@ def test_every_verifier_rule_fails_from_python(ctx, case, message):
 def test_every_op_documents_an_example_that_round_trips():
     """Each op's description has a summary, a PTX ISA link and an example;
     every example line appears in test/Dialect/ops.mlir, pipe-ops.mlir or
-    raised-ops.mlir (SSA names aside)."""
+    raised-ops.mlir, named-barrier-ops.mlir (SSA names aside)."""
     import os
     import re
 
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     dialect = os.path.join(root, "dialect", "include", "mbarrier", "Dialect", "MBarrier", "IR")
     td = "".join(open(os.path.join(dialect, name)).read()
-                 for name in ("MBarrierOps.td", "MBarrierPipe.td", "MBarrierRaisedOps.td"))
+                 for name in ("MBarrierOps.td", "MBarrierPipe.td", "MBarrierRaisedOps.td",
+                              "MBarrierNamedBarrier.td"))
     ops_test = "".join(open(os.path.join(root, "test", "Dialect", name)).read()
-                       for name in ("ops.mlir", "pipe-ops.mlir", "raised-ops.mlir"))
+                       for name in ("ops.mlir", "pipe-ops.mlir", "raised-ops.mlir",
+                                    "named-barrier-ops.mlir"))
 
     def norm(line):
         return re.sub(r"%\w+", "%_", line.strip())
@@ -211,8 +213,9 @@ def test_every_op_documents_an_example_that_round_trips():
     tested = {norm(l) for l in ops_test.splitlines() if not l.strip().startswith("//")}
     defs = re.findall(r"def MBarrier_(\w+)Op\b.*?(?=\ndef MBarrier_|\Z)", td, re.S)
     bodies = re.split(r"\ndef MBarrier_\w+Op\b", td)[1:]
-    # 15 barrier ops, 15 pipeline ops, 2 raised (arrive_nocomplete, cp_async_bulk_tensor)
-    assert len(bodies) == 32 == len(defs)
+    # 15 barrier ops, 15 pipeline ops, 2 raised (arrive_nocomplete,
+    # cp_async_bulk_tensor), 4 named-barrier ops
+    assert len(bodies) == 36 == len(defs)
     for name, body in zip(defs, bodies):
         assert "let summary" in body, name
         assert "PTX ISA" in body and "docs.nvidia.com" in body, name
@@ -231,7 +234,7 @@ def test_op_docstrings_carry_the_ptx_isa_links():
 
     ops = [cls for _, cls in inspect.getmembers(mbarrier, inspect.isclass)
            if getattr(cls, "OPERATION_NAME", "").startswith("mbarrier.")]
-    assert len(ops) == 37  # 30 + the 5 mbarrier.seq.* ops + arrive_nocomplete, cp_async_bulk_tensor
+    assert len(ops) == 41  # 30 + 5 mbarrier.seq.* + 2 raised + 4 named-barrier ops
     for cls in ops:
         doc = cls.__doc__ or ""
         assert "https://docs.nvidia.com/cuda/parallel-thread-execution/" in doc, cls.OPERATION_NAME

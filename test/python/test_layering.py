@@ -19,7 +19,7 @@ LAYERS = [
     ["dtypes"],
     ["values"],
     ["builder"],
-    ["threads", "control", "smem"],
+    ["threads", "control", "smem", "named_barriers"],
     ["barriers"],
     ["pipeline", "sequence", "bulk_store"],
     ["prologue"],

@@ -41,6 +41,11 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
     pm.addPass(createMBarrierRaiseNVGPU());
   // Pipelines become mbarrier ops, so that everything after sees them.
   pm.addPass(createMBarrierLowerPipes());
+  // Named barriers get their hardware ids, which the checker and the
+  // lowering read.
+  MBarrierAllocateNamedBarriersOptions allocate;
+  allocate.reserved = options.namedBarrierReserved;
+  pm.addPass(createMBarrierAllocateNamedBarriers(allocate));
   // The synchronization checker next, on the barriers as the user wrote them.
   if (options.checkSync) {
     MBarrierCheckSyncOptions check;
@@ -93,6 +98,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
     options.mergeReleaseFences = mergeReleaseFences;
     options.debugWaits = debugWaits;
     options.raiseNVGPU = raiseNVGPU;
+    options.namedBarrierReserved = namedBarrierReserved;
     return options;
   }
   Option<std::string> chip{*this, "chip",
@@ -138,6 +144,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
                      "dialect first (mbarrier-raise-nvgpu), and lower what "
                      "stays nvgpu with convert-nvgpu-to-nvvm"),
       llvm::cl::init(MBarrierToPTXOptions().raiseNVGPU)};
+  Option<std::string> namedBarrierReserved{
+      *this, "named-barrier-reserved",
+      llvm::cl::desc("Hardware barrier ids that mbarrier-allocate-named-"
+                     "barriers does not assign, e.g. 0,1-7 (default 0)"),
+      llvm::cl::init(MBarrierToPTXOptions().namedBarrierReserved)};
 };
 } // namespace
 
@@ -152,6 +163,7 @@ void mbarrier::registerAllMBarrierPasses() {
   registerMBarrierMergeReleaseFences();
   registerMBarrierLowerPipes();
   registerMBarrierRaiseNVGPU();
+  registerMBarrierAllocateNamedBarriers();
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx",
       "Lower gpu.module kernels that use mbarrier ops to PTX "
@@ -163,7 +175,8 @@ void mbarrier::registerAllMBarrierPasses() {
   // (mbarrier-compile --emit nvvm/llvm).
   PassPipelineRegistration<PipelineOptions>(
       "mbarrier-to-ptx-stage-nvvm",
-      "Stage 1 of mbarrier-to-ptx: attach the NVVM target, lower pipes, check, merge "
+      "Stage 1 of mbarrier-to-ptx: attach the NVVM target, lower pipes, assign "
+      "named-barrier ids, check, merge "
       "release fences (O >= 1), lower mbarrier",
       [](OpPassManager &pm, const PipelineOptions &opts) {
         buildMBarrierToNVVMStage(pm, opts.get());

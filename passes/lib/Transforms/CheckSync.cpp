@@ -6,7 +6,9 @@
 // CheckCounts.cpp: 3, 4, 5, 6; CheckMemoryOrder.cpp: 7; CheckInit.cpp:
 // barriers never initialized or initialized out of order, classes 8 and 1;
 // CheckRanks.cpp: ranks outside the cluster, class 9; CheckStagingBuffers.cpp:
-// a bulk store's source written before its wait_group.read). Reports are
+// a bulk store's source written before its wait_group.read, class 10;
+// CheckNamedBarriers.cpp: named-barrier ids and counts, class 11;
+// CheckDeadlock.cpp: the wait-for graph across barriers, class 12). Reports are
 // emitted once per op at the end; any error fails the pass. The classes,
 // the model and its limits: docs/checker.md.
 //
@@ -36,9 +38,13 @@ struct MBarrierCheckSyncPass
       // A kernel with DSMEM accesses and no barrier op still needs its
       // final cluster barrier (class 2); one with bulk stores, its waits.
       bool usesBarriers = fn->walk([](Operation *op) {
+                              std::optional<UpstreamNamedBarrier> named =
+                                  upstreamNamedBarrierOf(op);
                               return isa<MBarrierDialect>(op->getDialect()) ||
                                              isRemoteMemoryAccess(op) ||
-                                             bulkStoreSource(op)
+                                             bulkStoreSource(op) ||
+                                             (named && (named->id ||
+                                                        named->threads))
                                          ? WalkResult::interrupt()
                                          : WalkResult::advance();
                             }).wasInterrupted();
@@ -57,6 +63,8 @@ struct MBarrierCheckSyncPass
       checkInit(target, model, out);
       checkRanks(target, model, out);
       checkStagingBuffers(target, model, out);
+      checkNamedBarriers(target, model, out);
+      checkDeadlock(target, model, out);
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

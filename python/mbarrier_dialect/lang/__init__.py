@@ -31,6 +31,7 @@ The package is in layers, each module importing only those below it
     builder     the kernel being built: context, module, insertion points,
                 locations, the C++ verifier's check (verified)
     threads     ranks (%tid, %cluster_ctarank) and barriers among threads
+    named_barriers  NamedBarrier: bar.sync / bar.arrive / bar.red by name
     control     if_then, if_else, for_range, range, unrolled_range
     smem        the shared-memory pool, remote buffers, load/store
     barriers    MBarrier, TMABar, TCGen05Bar, bulk copies
@@ -47,6 +48,7 @@ from .bulk_store import (StorePipeline, bulk_commit_group, bulk_wait_group_read,
                          cp_async_bulk_tensor_store, fence_proxy_async)
 from .control import IfElse, Loop, Range, for_range, if_else, if_then, range, unrolled_range
 from .kernel import Kernel
+from .named_barriers import NamedBarrier
 from .pipeline import Consumer, ConsumerSlot, Pipeline, Producer, ProducerSlot
 from .prologue import initialized_barrier
 from .sequence import OrderedSequence, SequenceState, Turn
@@ -55,7 +57,7 @@ from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
 
 # `range` is exported by name (lang.range) but left out of `import *`, which
 # would shadow the builtin.
-__all__ = ["Kernel", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool",
+__all__ = ["Kernel", "NamedBarrier", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool",
            "SmemBuffer", "RemoteBuffer", "Value", "const", "dtype", "select", "wrap",
            "as_i1", "as_i32", "as_index", "current_kernel", "verified", "for_range", "Loop",
            "Range", "if_else", "IfElse", "if_then", "unrolled_range", "sem_of", "scope_of",

@@ -15,6 +15,7 @@ from ..compiler import compile as compile_module
 from . import prologue as _prologue
 from . import smem as _smem
 from . import threads as _threads
+from .named_barriers import NamedBarrier
 from .barriers import MBarrier, fence_barrier_init
 from .builder import Builder, Dims
 from .bulk_store import fence_proxy_async
@@ -110,6 +111,14 @@ class Kernel(Builder):
         release arrival, e.g. a pipeline release, covers the whole warp's
         reads of a stage)."""
         _threads.sync_warp()
+
+    def named_barrier(self, threads: int, id: int | None = None,
+                      name: str | None = None) -> NamedBarrier:
+        """A named barrier (``bar.sync`` / ``bar.arrive`` / ``bar.red``) of
+        `threads` threads, with the hardware id `id` or one the compiler
+        assigns (see :mod:`.named_barriers`): ``.sync()``, ``.arrive()``,
+        ``.red_popc(pred)``, ``.red_and(pred)``, ``.red_or(pred)``."""
+        return NamedBarrier(self, threads, id, name)
 
     # The prologue and the epilogue (lang.prologue).
     def prologue(self, barriers: Mapping[MBarrier, IntLike] | None = None, *,

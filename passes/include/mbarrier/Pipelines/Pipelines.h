@@ -31,12 +31,16 @@ struct MBarrierToPTXOptions {
   /// (for the nvgpu ops that have no counterpart or stay nvgpu): nvgpu
   /// kernels compile through the pipeline (docs/interop.md).
   bool raiseNVGPU = false;
+  /// mbarrier-allocate-named-barriers' `reserved`: hardware barrier ids not
+  /// to assign to named barriers declared without one ("0,1-7").
+  std::string namedBarrierReserved = "0";
 };
 
 /// Stage 1: attach the NVVM target to every gpu.module (the one target
-/// decision), raise nvgpu (raiseNVGPU), lower pipes, check synchronization (checkSync), merge release
-/// fences (optLevel >= 1), lower mbarrier ops (and, with raiseNVGPU, what is
-/// left of nvgpu).
+/// decision), raise nvgpu (raiseNVGPU), lower pipes, assign named-barrier
+/// ids, check synchronization (checkSync), merge release fences
+/// (optLevel >= 1), lower mbarrier ops (and, with raiseNVGPU, what is left
+/// of nvgpu).
 void buildMBarrierToNVVMStage(OpPassManager &pm,
                               const MBarrierToPTXOptions &options);
 /// Stage 2: lower scf, gpu, arith, func, cf and NVVM to the LLVM dialect.

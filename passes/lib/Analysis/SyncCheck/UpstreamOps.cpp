@@ -134,6 +134,19 @@ bool checksync::isCTABarrier(Operation *op) {
   return isa<NVVM::Barrier0Op, NVVM::BarrierOp, gpu::BarrierOp>(op);
 }
 
+std::optional<UpstreamNamedBarrier>
+checksync::upstreamNamedBarrierOf(Operation *op) {
+  if (auto sync = dyn_cast<NVVM::BarrierOp>(op))
+    return UpstreamNamedBarrier{sync.getBarrierId(), sync.getNumberOfThreads(),
+                                true};
+  if (auto arrive = dyn_cast<NVVM::BarrierArriveOp>(op))
+    return UpstreamNamedBarrier{arrive.getBarrierId(),
+                                arrive.getNumberOfThreads(), false};
+  if (isa<NVVM::Barrier0Op, gpu::BarrierOp>(op))
+    return UpstreamNamedBarrier{Value(), Value(), true};
+  return std::nullopt;
+}
+
 StringRef checksync::inlinePTX(Operation *op) {
   if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
     return asmOp.getAsmString();

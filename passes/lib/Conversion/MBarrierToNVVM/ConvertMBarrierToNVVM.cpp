@@ -25,6 +25,7 @@ void mbarrier::populateMBarrierToNVVMConversionPatterns(
   lowering::populateWaitPatterns(converter, patterns, options.debugWaitsNs);
   lowering::populateTcgen05Patterns(converter, patterns);
   lowering::populateRaisedPatterns(converter, patterns);
+  lowering::populateNamedBarrierPatterns(converter, patterns);
 }
 
 namespace {
@@ -59,7 +60,8 @@ struct ConvertMBarrierToNVVMPass
     for (gpu::GPUModuleOp module : modules)
       if (failed(raiseDerivedPTXVersion(module, getRequiredPTXVersion(module))))
         return signalPassFailure();
-    if (failed(checkMBarrierTargetSupport(root, chip, features)))
+    if (failed(checkMBarrierTargetSupport(root, chip, features)) ||
+        failed(lowering::checkNamedBarrierIds(root)))
       return signalPassFailure();
     // The patterns then read each wait's scope from its attribute.
     materializeDefaultWaitScopes(root);
@@ -81,8 +83,11 @@ struct ConvertMBarrierToNVVMPass
     lowering.debugWaitsNs = debugWaits;
     populateMBarrierToNVVMConversionPatterns(converter, patterns, lowering);
     target.addIllegalDialect<MBarrierDialect>();
+    // Named-barrier declarations stay until their uses have read the ids.
+    target.addLegalOp<NamedBarrierOp>();
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    lowering::eraseNamedBarrierDeclarations(root);
   }
 };
 } // namespace

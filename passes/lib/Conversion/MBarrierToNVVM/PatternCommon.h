@@ -127,6 +127,13 @@ void populateWaitPatterns(LLVMTypeConverter &, RewritePatternSet &,
                           uint64_t debugWaitsNs);
 void populateTcgen05Patterns(LLVMTypeConverter &, RewritePatternSet &);
 void populateRaisedPatterns(LLVMTypeConverter &, RewritePatternSet &);
+void populateNamedBarrierPatterns(LLVMTypeConverter &, RewritePatternSet &);
+/// Every bar_sync / bar_arrive / bar_red under `root` names a declaration
+/// with a hardware id; else a located error.
+LogicalResult checkNamedBarrierIds(Operation *root);
+/// Erases the named-barrier declarations under `root` (after the uses are
+/// lowered: they read the id from them).
+void eraseNamedBarrierDeclarations(Operation *root);
 
 } // namespace mlir::mbarrier::lowering
 

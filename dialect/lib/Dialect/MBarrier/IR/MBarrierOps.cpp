@@ -64,6 +64,15 @@ std::optional<int64_t> mlir::mbarrier::getDeclaredClusterSize(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<int64_t> mlir::mbarrier::getDeclaredBlockSize(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    for (StringRef name : kBlockShapeAttrNames)
+      if (auto dims = parent->getAttrOfType<DenseI32ArrayAttr>(name))
+        return shapeSize(dims, name);
+  return std::nullopt;
+}
+
 bool mlir::mbarrier::isKernelFunction(Operation *fn) {
   return fn->hasAttr("gpu.kernel") || fn->hasAttr("nvvm.kernel");
 }

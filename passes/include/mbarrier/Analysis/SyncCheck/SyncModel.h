@@ -219,6 +219,10 @@ void checkInit(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkRanks(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
                          Reporter &out);
+void checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
+                        Reporter &out);
+void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+
 
 /// Whether `fn` is one block of structured control flow (the walkers need
 /// it; a function with cf branches is skipped).

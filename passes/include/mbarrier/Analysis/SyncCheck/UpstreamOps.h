@@ -67,6 +67,16 @@ bool isCTABarrier(Operation *op);
 /// Ops that may order the threads of a CTA or a warp: a CTA barrier,
 /// `bar.arrive` (nvvm.barrier.arrive), `bar.warp.sync`.
 bool isThreadBarrier(Operation *op);
+/// An upstream op of the CTA's named barriers (bar.sync / bar.arrive /
+/// bar.red): `nvvm.barrier` (with or without an id, a thread count or a
+/// reduction), `nvvm.barrier0`, `nvvm.barrier.arrive`, `gpu.barrier`.
+/// `id` null: barrier 0; `threads` null: every thread of the CTA.
+struct UpstreamNamedBarrier {
+  Value id;
+  Value threads;
+  bool waits; // bar.sync / bar.red, not bar.arrive
+};
+std::optional<UpstreamNamedBarrier> upstreamNamedBarrierOf(Operation *op);
 
 /// Cluster-wide barriers (barrier.cluster): arrive (release unless relaxed)
 /// and wait, as NVVM ops or in inline PTX.

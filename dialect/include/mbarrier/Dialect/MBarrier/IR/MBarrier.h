@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -129,6 +130,9 @@ bool isKernelFunction(Operation *fn);
 /// The cluster size (number of CTAs) declared by the enclosing kernel through
 /// one of `kClusterShapeAttrNames`, if any.
 std::optional<int64_t> getDeclaredClusterSize(Operation *op);
+/// The threads per block declared by the enclosing kernel through one of
+/// `kBlockShapeAttrNames`, if any.
+std::optional<int64_t> getDeclaredBlockSize(Operation *op);
 } // namespace mlir::mbarrier
 
 #endif // MBARRIER_DIALECT_MBARRIER_H

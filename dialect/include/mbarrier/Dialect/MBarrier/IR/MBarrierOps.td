@@ -502,5 +502,6 @@ def MBarrier_Tcgen05CommitOp : MBarrier_Op<"tcgen05_commit",
 include "mbarrier/Dialect/MBarrier/IR/MBarrierPipe.td"
 include "mbarrier/Dialect/MBarrier/IR/MBarrierOrderedSeq.td"
 include "mbarrier/Dialect/MBarrier/IR/MBarrierRaisedOps.td"
+include "mbarrier/Dialect/MBarrier/IR/MBarrierNamedBarrier.td"
 
 #endif // MBARRIER_OPS_TD

@@ -97,4 +97,28 @@ def MBarrierMergeReleaseFences : Pass<"mbarrier-merge-release-fences"> {
   ];
 }
 
+def MBarrierAllocateNamedBarriers : Pass<"mbarrier-allocate-named-barriers"> {
+  let summary = "Assign hardware ids to the named barriers declared without one";
+  let description = [{
+    For every module (a symbol table) that declares `mbarrier.named_barrier`s,
+    gives each declaration without an `id` the lowest hardware barrier id
+    (0 to 15) that is free: not `reserved`, not the explicit id of another
+    declaration of the module, and not the constant id of an upstream
+    `nvvm.barrier` / `nvvm.barrier.arrive` in the module. Ids are per module
+    (all its kernels share the assignment). Where no id is left, a located
+    error at the first declaration without one names the ids in use.
+
+    `reserved`: a comma-separated list of ids and ranges (`0,1-7`); the
+    default `0` keeps the id of `__syncthreads` / `gpu.barrier` out; an
+    empty value reserves nothing. A malformed list is an error of the pass.
+
+    `mbarrier-to-ptx` runs it after `mbarrier-lower-pipes`, before the
+    checker and the lowering (its `named-barrier-reserved` option).
+  }];
+  let options = [
+    Option<"reserved", "reserved", "std::string", /*default=*/"\"0\"",
+           "Hardware ids not to assign: ids and ranges, e.g. 0,1-7 (default 0)">,
+  ];
+}
+
 #endif // MBARRIER_DIALECT_MBARRIER_TRANSFORMS_PASSES_TD

@@ -1,0 +1,526 @@
+//===- CheckDeadlock.cpp - the wait-for graph across barriers (class 12) --===//
+//
+// Which warps wait on what before they arrive on what, over named barriers
+// (bar.sync / bar.arrive / bar.red, gpu.barrier) and the CTA's own mbarriers
+// (init, arrive, wait): each warp's sequence of barrier events in program
+// order, from the SPMD model (the warps that execute each op, its id,
+// count, index and parity at their points), and a run of the barriers'
+// semantics over them: a named barrier completes a phase when its count of
+// threads (32 per warp) has arrived, a countless one when every warp still
+// running has; an mbarrier phase when its init count of arrivals has come
+// (transaction bytes are taken to land), and a wait passes once the phase
+// of its parity completed.
+//
+// The run lets each warp go on until it blocks, in two schedules (warps in
+// ascending and in descending order). Where warps are left blocked, the
+// wait-for graph (a blocked warp -> the blocked warps whose later events
+// arrive on what it waits for) has a cycle, or a warp waits on a named
+// barrier that no later event arrives on: a deadlock, an error where both
+// schedules reach it and a warning where one does. Where every warp ends and
+// a named-barrier phase completed with bar.arrive alone, so that no thread
+// waited for it (an arrive where a sync was needed, vllm#26026): a warning.
+//
+// Silence (no run) where the model cannot decide: a cluster of several CTAs,
+// an unknown block, unstructured control flow, a call it cannot see, a loop
+// other than an scf.for of constant trips, an op whose points, id, count,
+// index or parity are unknown or differ within a warp, a polling wait, an
+// arrival on another CTA, a barrier initialized twice or never.
+//
+//===----------------------------------------------------------------------===//
+#include "NamedBarriers.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+using Severity = Reporter::Severity;
+
+namespace {
+constexpr unsigned kDeadlockSlot = 110;
+constexpr unsigned kUnmatchedSlot = 111;
+constexpr int64_t kDeadlockWarpSize = 32;
+constexpr size_t kDeadlockMaxEvents = 4096; // per warp
+constexpr int64_t kDeadlockMaxTrips = 64;
+constexpr int64_t kMBarrierKeyBase = 1 << 20; // named keys are below
+
+struct BarrierEvent {
+  enum Kind { Arrive, Wait } kind;
+  Operation *op;
+  int64_t key;    // named barrier key, or kMBarrierKeyBase + mbarrier number
+  int64_t count;  // named: threads (0: every running warp)
+  int64_t amount; // mbarrier arrive: arrivals; named: 32
+  int64_t parity; // mbarrier wait
+  bool syncs;     // named arrive: of a bar.sync / bar.red (which then waits)
+  bool named() const { return key < kMBarrierKeyBase; }
+};
+
+/// The per-warp event sequences of a function, or failure.
+class BarrierTraceBuilder {
+public:
+  BarrierTraceBuilder(SPMDModel &model)
+      : model(model), numWarps((model.threads() + kDeadlockWarpSize - 1) / kDeadlockWarpSize),
+        traces(numWarps) {}
+
+  bool build(FunctionOpInterface fn) {
+    return walkRegion(fn.getFunctionBody());
+  }
+
+  SPMDModel &model;
+  int64_t numWarps;
+  std::vector<std::vector<BarrierEvent>> traces;
+  std::map<int64_t, int64_t> initCounts; // mbarrier key -> count
+
+private:
+  bool walkRegion(Region &region) {
+    for (Block &block : region)
+      for (Operation &op : block)
+        if (!walkOp(&op))
+          return false;
+    return true;
+  }
+
+  bool containsBarrierOps(Operation *op) {
+    return op
+        ->walk([&](Operation *inner) {
+          if (isa<MBarrierDialect>(inner->getDialect()) ||
+              namedBarrierOpOf(inner) || isOpaqueCall(inner) ||
+              isClusterArrive(inner) || isClusterWait(inner))
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  bool walkOp(Operation *op) {
+    if (op->getNumRegions() != 0) {
+      if (isIfOp(op))
+        return walkRegion(op->getRegion(0)) && walkRegion(op->getRegion(1));
+      if (isForLoop(op)) {
+        std::optional<int64_t> lb = getConstantInt(op->getOperand(0));
+        std::optional<int64_t> ub = getConstantInt(op->getOperand(1));
+        std::optional<int64_t> step = getConstantInt(op->getOperand(2));
+        if (!lb || !ub || !step || *step <= 0)
+          return !containsBarrierOps(op);
+        int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+        if (trips > kDeadlockMaxTrips)
+          return !containsBarrierOps(op);
+        for (int64_t i = 0; i < trips; ++i)
+          if (!walkRegion(op->getRegion(0)))
+            return false;
+        return true;
+      }
+      return !containsBarrierOps(op);
+    }
+    if (isOpaqueCall(op))
+      return false;
+    if (std::optional<NamedBarrierOpInfo> info = namedBarrierOpOf(op))
+      return named(op, info->waits);
+    if (isClusterArrive(op) || isClusterWait(op))
+      return false;
+    if (!isa<MBarrierDialect>(op->getDialect()))
+      return true;
+    if (isa<AllocOp, ViewOp, PtrOp, FenceInitOp, FenceReleaseOp, ExpectTxOp,
+            InvalOp>(op))
+      return true;
+    if (auto init = dyn_cast<InitOp>(op))
+      return initOp(init);
+    if (isa<ArriveOp, ArriveExpectTxOp>(op))
+      return arrive(op);
+    if (auto wait = dyn_cast<WaitOp>(op))
+      return waitOp(wait);
+    return false; // try_wait, test_wait, tcgen05_commit, ...
+  }
+
+  /// The warps of the CTA whose threads all execute `op` (at `points`);
+  /// failure where a warp executes it with only some of its threads
+  /// (`wholeWarps`) or the points are unknown.
+  std::optional<SmallVector<std::pair<int64_t, Point>>>
+  warpsOf(const ExecSet &points, bool wholeWarps) {
+    if (!points)
+      return std::nullopt;
+    std::vector<int64_t> lanes(numWarps, 0);
+    std::vector<std::optional<Point>> first(numWarps);
+    for (unsigned b : points->set_bits()) {
+      Point p = model.point(b);
+      int64_t w = p.tid / kDeadlockWarpSize;
+      ++lanes[w];
+      if (!first[w])
+        first[w] = p;
+    }
+    SmallVector<std::pair<int64_t, Point>> warps;
+    for (int64_t w = 0; w < numWarps; ++w) {
+      if (!lanes[w])
+        continue;
+      int64_t size = std::min(kDeadlockWarpSize, model.threads() - w * kDeadlockWarpSize);
+      if (wholeWarps && lanes[w] != size)
+        return std::nullopt;
+      warps.push_back({w, *first[w]});
+    }
+    return warps;
+  }
+
+  bool push(int64_t warp, BarrierEvent event) {
+    if (traces[warp].size() >= kDeadlockMaxEvents)
+      return false;
+    traces[warp].push_back(event);
+    return true;
+  }
+
+  bool named(Operation *op, bool waits) {
+    auto warps = warpsOf(model.execSet(op), /*wholeWarps=*/true);
+    if (!warps)
+      return false;
+    for (auto [w, p] : *warps) {
+      std::optional<int64_t> key = namedBarrierKeyAt(op, model, p);
+      std::optional<int64_t> count = namedBarrierCountAt(op, model, p);
+      if (!key || !count || *key < 0 || *key >= kMBarrierKeyBase)
+        return false;
+      if (!push(w, {BarrierEvent::Arrive, op, *key, *count, kDeadlockWarpSize, 0, waits}))
+        return false;
+      if (waits && !push(w, {BarrierEvent::Wait, op, *key, *count, 0, 0, false}))
+        return false;
+    }
+    return true;
+  }
+
+  std::optional<int64_t> mbarrierKey(Operation *op) {
+    std::optional<BarrierKey> key = barrierOf(op);
+    if (!key || !key->constIndex || !key->root)
+      return std::nullopt;
+    auto [it, inserted] =
+        keys.try_emplace({key->root.getAsOpaquePointer(), *key->constIndex},
+                         kMBarrierKeyBase + static_cast<int64_t>(keys.size()));
+    return it->second;
+  }
+
+  bool initOp(InitOp init) {
+    std::optional<int64_t> key = mbarrierKey(init);
+    std::optional<int64_t> count = getConstantInt(init.getCount());
+    if (!key || !count || *count < 1 || initCounts.count(*key))
+      return false;
+    initCounts[*key] = *count;
+    return true;
+  }
+
+  bool arrive(Operation *op) {
+    if (isRemoteUse(model, op))
+      return false;
+    std::optional<int64_t> key = mbarrierKey(op);
+    Value countValue = cast<MBarrierArrivalOpInterface>(op).getArrivalCount();
+    std::optional<int64_t> count =
+        countValue ? getConstantInt(countValue) : std::optional<int64_t>(1);
+    const ExecSet &acting = actingPoints(op, model);
+    if (!key || !count || !acting)
+      return false;
+    std::vector<int64_t> lanes(numWarps, 0);
+    for (unsigned b : acting->set_bits())
+      ++lanes[model.point(b).tid / kDeadlockWarpSize];
+    for (int64_t w = 0; w < numWarps; ++w)
+      if (lanes[w] && !push(w, {BarrierEvent::Arrive, op, *key, 0, lanes[w] * *count, 0, false}))
+        return false;
+    return true;
+  }
+
+  bool waitOp(WaitOp wait) {
+    std::optional<int64_t> key = mbarrierKey(wait);
+    auto warps = warpsOf(model.execSet(wait), /*wholeWarps=*/false);
+    if (!key || !warps)
+      return false;
+    const ExecSet &points = model.execSet(wait);
+    for (auto [w, first] : *warps) {
+      std::optional<int64_t> phase = model.evalInt(wait.getPhase(), first);
+      if (!phase)
+        return false;
+      // Every thread of the warp that waits waits for the same parity.
+      for (unsigned b : points->set_bits()) {
+        Point p = model.point(b);
+        if (p.tid / kDeadlockWarpSize == w && model.evalInt(wait.getPhase(), p) != phase)
+          return false;
+      }
+      int64_t parity = (*phase ^ wait.getPhaseOffset()) & 1;
+      if (!push(w, {BarrierEvent::Wait, wait, *key, 0, 0, parity, false}))
+        return false;
+    }
+    return true;
+  }
+
+  std::map<std::pair<const void *, int64_t>, int64_t> keys;
+};
+
+/// One run of the barriers over the traces, in one schedule.
+struct BarrierRun {
+  const BarrierTraceBuilder &traces;
+  std::vector<size_t> pc;
+  std::vector<bool> done;
+  // Named barriers: arrivals of the current phase, phase number, the phase
+  // each warp last arrived in, the last arrive op of the phase.
+  std::map<int64_t, int64_t> arrived, phase;
+  std::map<std::pair<int64_t, int64_t>, int64_t> arrivedPhase; // (key, warp)
+  std::map<int64_t, Operation *> lastArrive;
+  std::map<int64_t, int64_t> phaseCount; // the count of the current phase
+  std::map<int64_t, bool> phaseSyncs;     // a bar.sync arrived in it
+  // Phases that completed with arrivals only: key -> the last arrive.
+  std::map<int64_t, Operation *> unmatched;
+  // mbarriers: pending arrivals and the phase number.
+  std::map<int64_t, int64_t> pending, mphase;
+  bool failed = false; // something outside the model (e.g. over-arrival)
+
+  explicit BarrierRun(const BarrierTraceBuilder &traces)
+      : traces(traces), pc(traces.numWarps, 0), done(traces.numWarps, false) {
+    for (auto [key, count] : traces.initCounts)
+      pending[key] = count;
+  }
+
+  int64_t runningWarps() const {
+    int64_t n = 0;
+    for (int64_t w = 0; w < traces.numWarps; ++w)
+      n += !done[w] && !traces.traces[w].empty();
+    return n;
+  }
+
+  /// Completes the phase of countless named barriers that every running
+  /// warp has reached.
+  void completeCountless() {
+    for (auto &[key, n] : arrived)
+      if (n > 0 && phaseCount[key] == 0 && n >= runningWarps() * kDeadlockWarpSize) {
+        n = 0;
+        ++phase[key];
+      }
+  }
+
+  /// Runs warp `w` until it blocks or ends; whether it moved.
+  bool step(int64_t w) {
+    const std::vector<BarrierEvent> &trace = traces.traces[w];
+    bool moved = false;
+    while (!failed && pc[w] < trace.size()) {
+      const BarrierEvent &e = trace[pc[w]];
+      if (e.kind == BarrierEvent::Arrive && e.named()) {
+        if (arrived[e.key] == 0)
+          phaseCount[e.key] = e.count;
+        else if (phaseCount[e.key] != e.count) {
+          failed = true; // two counts in one phase: CheckNamedBarriers.cpp
+          return moved;
+        }
+        if (arrived[e.key] == 0)
+          phaseSyncs[e.key] = false;
+        arrivedPhase[{e.key, w}] = phase[e.key];
+        lastArrive[e.key] = e.op;
+        phaseSyncs[e.key] = phaseSyncs[e.key] || e.syncs;
+        arrived[e.key] += e.amount;
+        if (e.count > 0 && arrived[e.key] >= e.count) {
+          if (!phaseSyncs[e.key] && !unmatched.count(e.key))
+            unmatched[e.key] = e.op;
+          arrived[e.key] = 0;
+          ++phase[e.key];
+        }
+        completeCountless();
+      } else if (e.kind == BarrierEvent::Wait && e.named()) {
+        if (phase[e.key] == arrivedPhase[{e.key, w}])
+          return moved; // blocked
+      } else if (e.kind == BarrierEvent::Arrive) {
+        auto it = pending.find(e.key);
+        if (it == pending.end() || e.amount > it->second) {
+          failed = true; // never initialized, or more arrivals than pending
+          return moved;
+        }
+        it->second -= e.amount;
+        if (it->second == 0) {
+          it->second = traces.initCounts.at(e.key);
+          ++mphase[e.key];
+        }
+      } else {
+        if (!pending.count(e.key)) {
+          failed = true;
+          return moved;
+        }
+        if ((mphase[e.key] & 1) == e.parity)
+          return moved; // blocked
+      }
+      ++pc[w];
+      moved = true;
+    }
+    if (pc[w] == trace.size() && !done[w]) {
+      done[w] = true;
+      completeCountless();
+      moved = true;
+    }
+    return moved;
+  }
+
+  void run(bool descending) {
+    bool progress = true;
+    while (progress && !failed) {
+      progress = false;
+      for (int64_t i = 0; i < traces.numWarps; ++i)
+        progress |= step(descending ? traces.numWarps - 1 - i : i);
+    }
+  }
+
+  bool stuck() const {
+    for (int64_t w = 0; w < traces.numWarps; ++w)
+      if (!done[w] && !traces.traces[w].empty())
+        return true;
+    return false;
+  }
+
+  const BarrierEvent &blockedAt(int64_t w) const { return traces.traces[w][pc[w]]; }
+
+  /// The warps other than `w` whose events from their current one on arrive
+  /// on `key`, leaving out those blocked on `key` themselves (their later
+  /// arrivals come after a wait that needs the phase `w` waits for).
+  llvm::BitVector arriversOn(int64_t key, int64_t w) const {
+    llvm::BitVector warps(traces.numWarps);
+    for (int64_t u = 0; u < traces.numWarps; ++u) {
+      if (u == w || done[u] || blockedAt(u).key == key)
+        continue;
+      const std::vector<BarrierEvent> &trace = traces.traces[u];
+      for (size_t i = pc[u]; i < trace.size(); ++i)
+        if (trace[i].kind == BarrierEvent::Arrive && trace[i].key == key) {
+          warps.set(u);
+          break;
+        }
+    }
+    return warps;
+  }
+};
+
+std::string describeEventBarrier(const BarrierEvent &e) {
+  if (e.named())
+    return "named barrier " + describeNamedBarrier(e.op, e.key);
+  return "an mbarrier";
+}
+
+/// The report of a stuck run; whether it made one.
+bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
+  int64_t n = run.traces.numWarps;
+  // A named barrier that nothing later arrives on.
+  for (int64_t w = 0; w < n; ++w) {
+    if (run.done[w] || run.traces.traces[w].empty())
+      continue;
+    const BarrierEvent &e = run.blockedAt(w);
+    if (!e.named() || run.arriversOn(e.key, w).any())
+      continue;
+    // Fewer threads than the count ever use the id: CheckNamedBarriers.cpp.
+    int64_t users = 0;
+    for (const std::vector<BarrierEvent> &trace : run.traces.traces)
+      users += llvm::any_of(trace, [&](const BarrierEvent &other) {
+        return other.kind == BarrierEvent::Arrive && other.key == e.key;
+      });
+    if (e.count > 0 && users * kDeadlockWarpSize < e.count)
+      return true;
+    llvm::BitVector same(n);
+    for (int64_t u = 0; u < n; ++u)
+      if (!run.done[u] && !run.traces.traces[u].empty() &&
+          run.blockedAt(u).op == e.op)
+        same.set(u);
+    out.report(e.op, severity, kDeadlockSlot)
+        << "deadlock: " << describeWarps(same) << " wait here on "
+        << describeEventBarrier(e) << " for "
+        << (e.count ? std::to_string(e.count) : std::string("all running"))
+        << " threads, but its phase gets " << run.arrived.at(e.key)
+        << " and no warp can still arrive on it";
+    return true;
+  }
+  // Otherwise every blocked warp waits for another blocked one: a cycle.
+  std::vector<int64_t> next(n, -1);
+  for (int64_t w = 0; w < n; ++w) {
+    if (run.done[w] || run.traces.traces[w].empty())
+      continue;
+    llvm::BitVector to = run.arriversOn(run.blockedAt(w).key, w);
+    for (int u : to.set_bits())
+      if (!run.done[u] && u != w) {
+        next[w] = u;
+        break;
+      }
+  }
+  int64_t start = -1;
+  for (int64_t w = 0; w < n && start < 0; ++w)
+    if (next[w] >= 0)
+      start = w;
+  if (start < 0)
+    return false;
+  // Follow the edges until a warp repeats: that warp is on a cycle.
+  std::vector<bool> seen(n, false);
+  int64_t w = start;
+  while (w >= 0 && !seen[w]) {
+    seen[w] = true;
+    w = next[w];
+  }
+  if (w < 0)
+    return false;
+  // The cycle's steps, warps blocked at one op together.
+  SmallVector<int64_t> cycle;
+  for (int64_t u = w;;) {
+    cycle.push_back(u);
+    u = next[u];
+    if (u == w)
+      break;
+  }
+  auto groupOf = [&](int64_t u) {
+    llvm::BitVector same(n);
+    for (int64_t v = 0; v < n; ++v)
+      if (!run.done[v] && !run.traces.traces[v].empty() &&
+          run.blockedAt(v).op == run.blockedAt(u).op &&
+          run.blockedAt(v).key == run.blockedAt(u).key)
+        same.set(v);
+    return same;
+  };
+  const BarrierEvent &head = run.blockedAt(cycle.front());
+  Reporter::Message message = out.report(head.op, severity, kDeadlockSlot);
+  message << "deadlock: a cycle in the wait-for graph: "
+          << describeWarps(groupOf(cycle.front())) << " wait here on "
+          << describeEventBarrier(head);
+  for (size_t i = 1; i < cycle.size(); ++i) {
+    const BarrierEvent &e = run.blockedAt(cycle[i]);
+    if (e.op == head.op && e.key == head.key)
+      continue;
+    message << " for " << describeWarps(groupOf(cycle[i]))
+            << ", which wait on " << describeEventBarrier(e);
+    out.note(head.op, kDeadlockSlot, e.op->getLoc(),
+             describeWarps(groupOf(cycle[i])) + " wait here");
+  }
+  message << " for the first ones, before arriving on it";
+  return true;
+}
+} // namespace
+
+void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
+                              Reporter &out) {
+  if (!model.countable() || model.ranks() != 1 || !isStructured(fn))
+    return;
+  BarrierTraceBuilder traces(model);
+  if (!traces.build(fn))
+    return;
+  BarrierRun ascending(traces), descending(traces);
+  ascending.run(false);
+  descending.run(true);
+  if (ascending.failed || descending.failed)
+    return;
+  bool up = ascending.stuck(), down = descending.stuck();
+  if (up || down) {
+    // A deadlock of mbarriers alone, with no cycle through two of them, is
+    // CheckCounts.cpp's (a phase that never completes).
+    Severity severity = up && down ? Severity::Error : Severity::Warning;
+    const BarrierRun &stuck = up ? ascending : descending;
+    std::map<int64_t, bool> keys;
+    bool namedBlocked = false;
+    for (int64_t w = 0; w < traces.numWarps; ++w)
+      if (!stuck.done[w] && !traces.traces[w].empty()) {
+        keys[stuck.blockedAt(w).key] = true;
+        namedBlocked |= stuck.blockedAt(w).named();
+      }
+    if (keys.size() > 1 || namedBlocked)
+      reportDeadlock(stuck, severity, out);
+    return;
+  }
+  // Every warp ended: a named-barrier phase that completed with arrivals
+  // only, which no bar.sync waits for. (A phase left incomplete at the end
+  // is the last turn of a ping-pong, handed to nobody: silent.)
+  for (auto [key, op] : ascending.unmatched)
+    out.report(op, Severity::Warning, kUnmatchedSlot)
+        << "arrives on named barrier " << describeNamedBarrier(op, key)
+        << " in a phase that completes with bar.arrive alone: no thread "
+           "waits for it (an arrive never matched by a sync: was a bar.sync "
+           "meant here?)";
+}

@@ -1,0 +1,234 @@
+//===- CheckNamedBarriers.cpp - named-barrier ids and counts (class 11) ---===//
+//
+// The CTA's named barriers (bar.sync / bar.arrive / bar.red: mbarrier's
+// bar_* ops and upstream nvvm.barrier, nvvm.barrier.arrive, gpu.barrier),
+// with their id and thread count evaluated at every point that executes
+// them (the SPMD model), per CTA of the cluster:
+//
+// - a bar.sync / bar.red that waits for more threads than all the ops on
+//   its id ever bring, none of them in a loop (a warp arrives for its 32
+//   threads, once per op): it never completes, in every launch: an error;
+// - one id used with two thread counts by groups that share no warp: the
+//   id of two roles (flashinfer#4533), whose arrivals count toward each
+//   other's phases: a warning (it goes wrong where the roles overlap in
+//   time, which the model does not order).
+//
+// Silence where some named-barrier op's points, id or count are unknown.
+// The wait-for graph across barriers is CheckDeadlock.cpp's.
+//
+//===----------------------------------------------------------------------===//
+#include "NamedBarriers.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+using Severity = Reporter::Severity;
+
+namespace {
+constexpr unsigned kNeverCompletesSlot = 100;
+constexpr unsigned kTwoRolesSlot = 101;
+constexpr int64_t kNamedBarrierWarpSize = 32;
+} // namespace
+
+std::optional<NamedBarrierOpInfo> checksync::namedBarrierOpOf(Operation *op) {
+  if (isa<BarSyncOp, BarRedOp>(op))
+    return NamedBarrierOpInfo{true, false};
+  if (isa<BarArriveOp>(op))
+    return NamedBarrierOpInfo{false, false};
+  if (std::optional<UpstreamNamedBarrier> up = upstreamNamedBarrierOf(op))
+    return NamedBarrierOpInfo{up->waits, true};
+  return std::nullopt;
+}
+
+static NamedBarrierOp namedBarrierDeclarationOf(Operation *op) {
+  if (auto sync = dyn_cast<BarSyncOp>(op))
+    return sync.getDeclaration();
+  if (auto arrive = dyn_cast<BarArriveOp>(op))
+    return arrive.getDeclaration();
+  if (auto red = dyn_cast<BarRedOp>(op))
+    return red.getDeclaration();
+  return {};
+}
+
+std::optional<int64_t> checksync::namedBarrierKeyAt(Operation *op,
+                                                    SPMDModel &model, Point p) {
+  if (std::optional<UpstreamNamedBarrier> up = upstreamNamedBarrierOf(op)) {
+    if (!up->id)
+      return 0;
+    return model.evalInt(up->id, p);
+  }
+  NamedBarrierOp decl = namedBarrierDeclarationOf(op);
+  if (!decl)
+    return std::nullopt;
+  if (std::optional<uint32_t> id = decl.getId())
+    return *id;
+  int64_t position = 0;
+  for (Operation &other : decl->getBlock()->getOperations()) {
+    if (&other == decl.getOperation())
+      return 16 + position;
+    position += isa<NamedBarrierOp>(&other);
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> checksync::namedBarrierCountAt(Operation *op,
+                                                      SPMDModel &model,
+                                                      Point p) {
+  if (std::optional<UpstreamNamedBarrier> up = upstreamNamedBarrierOf(op)) {
+    if (!up->threads)
+      return 0;
+    return model.evalInt(up->threads, p);
+  }
+  if (auto sync = dyn_cast<BarSyncOp>(op))
+    return sync.getThreads();
+  if (auto arrive = dyn_cast<BarArriveOp>(op))
+    return arrive.getThreads();
+  if (auto red = dyn_cast<BarRedOp>(op))
+    return red.getThreads();
+  return std::nullopt;
+}
+
+std::string checksync::describeNamedBarrier(Operation *op, int64_t key) {
+  if (NamedBarrierOp decl = namedBarrierDeclarationOf(op)) {
+    std::string text = "@" + decl.getSymName().str();
+    if (key < 16)
+      text += " (id " + std::to_string(key) + ")";
+    return text;
+  }
+  return "id " + std::to_string(key);
+}
+
+std::string checksync::describeWarps(const llvm::BitVector &warps) {
+  std::string text;
+  int first = warps.find_first();
+  while (first >= 0) {
+    int last = first;
+    while (last + 1 < static_cast<int>(warps.size()) && warps.test(last + 1))
+      ++last;
+    text += (text.empty() ? "" : ", ") + std::to_string(first);
+    if (last > first)
+      text += "-" + std::to_string(last);
+    first = last + 1 < static_cast<int>(warps.size()) ? warps.find_next(last)
+                                                      : -1;
+  }
+  return (warps.count() == 1 ? "warp " : "warps ") + text;
+}
+
+namespace {
+/// One named-barrier op as the points of one CTA use it: per barrier key,
+/// its count and the warps.
+struct NamedBarrierUse {
+  Operation *op;
+  bool waits;
+  int64_t key;
+  int64_t count; // threads; 0: every thread that has not exited
+  llvm::BitVector warps;
+};
+
+/// The uses of CTA `rank`, or none where some op's points, id or count are
+/// unknown (or differ within a warp).
+std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operation *> ops,
+                                       SPMDModel &model, int64_t rank) {
+  int64_t numWarps = (model.threads() + kNamedBarrierWarpSize - 1) / kNamedBarrierWarpSize;
+  SmallVector<NamedBarrierUse> uses;
+  for (Operation *op : ops) {
+    bool waits = namedBarrierOpOf(op)->waits;
+    const ExecSet &points = model.execSet(op);
+    if (!points)
+      return std::nullopt;
+    // (key, count) -> warps
+    std::map<std::pair<int64_t, int64_t>, llvm::BitVector> parts;
+    for (unsigned b : points->set_bits()) {
+      Point p = model.point(b);
+      if (p.rank != rank)
+        continue;
+      std::optional<int64_t> key = namedBarrierKeyAt(op, model, p);
+      std::optional<int64_t> count = namedBarrierCountAt(op, model, p);
+      if (!key || !count)
+        return std::nullopt;
+      // Countless (every thread of the CTA, as many as have not exited):
+      // neither rule applies, kept as count 0.
+      auto &warps = parts[{*key, *count}];
+      if (warps.empty())
+        warps.resize(numWarps);
+      warps.set(p.tid / kNamedBarrierWarpSize);
+    }
+    for (auto &[keyCount, warps] : parts)
+      uses.push_back({op, waits, keyCount.first, keyCount.second, warps});
+  }
+  return uses;
+}
+} // namespace
+
+void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
+                                   Reporter &out) {
+  if (!model.countable())
+    return;
+  SmallVector<Operation *> ops;
+  bool opaque = false;
+  fn->walk([&](Operation *op) {
+    opaque |= isOpaqueCall(op);
+    if (namedBarrierOpOf(op))
+      ops.push_back(op);
+  });
+  if (ops.empty() || opaque)
+    return;
+  for (int64_t rank = 0; rank < model.ranks(); ++rank) {
+    std::optional<SmallVector<NamedBarrierUse>> uses = namedBarrierUsesOf(ops, model, rank);
+    if (!uses)
+      return;
+    // Per key: the warps that use it, every arrival its ops make (a warp
+    // may arrive twice in a phase: bar.arrive, then bar.sync), and whether
+    // an op on it is in a loop (then the arrivals are not bounded).
+    std::map<int64_t, llvm::BitVector> everyWarp;
+    std::map<int64_t, int64_t> arrivals;
+    std::map<int64_t, bool> inLoop;
+    for (const NamedBarrierUse &use : *uses) {
+      auto &warps = everyWarp[use.key];
+      if (warps.empty())
+        warps.resize(use.warps.size());
+      warps |= use.warps;
+      arrivals[use.key] += use.warps.count() * kNamedBarrierWarpSize;
+      for (Operation *parent = use.op->getParentOp();
+           parent && parent != fn.getOperation(); parent = parent->getParentOp())
+        inLoop[use.key] = inLoop[use.key] || isLoop(parent);
+    }
+    for (const NamedBarrierUse &use : *uses) {
+      int64_t arriving = arrivals[use.key];
+      if (use.count == 0)
+        continue;
+      if (use.waits && !inLoop[use.key] && use.count > arriving) {
+        out.report(use.op, Severity::Error, kNeverCompletesSlot)
+            << "waits on named barrier "
+            << describeNamedBarrier(use.op, use.key) << " for " << use.count
+            << " threads, but only " << arriving << " arrivals ("
+            << describeWarps(everyWarp[use.key])
+            << (model.ranks() > 1 ? " of CTA " + std::to_string(rank) : "")
+            << ") ever arrive on it: the barrier never completes";
+        continue;
+      }
+      // Another count on the same id by a group that shares no warp.
+      for (const NamedBarrierUse &other : *uses) {
+        if (&other == &use)
+          break;
+        if (other.key != use.key || other.count == use.count ||
+            other.count == 0 ||
+            other.warps.anyCommon(use.warps))
+          continue;
+        out.report(use.op, Severity::Warning, kTwoRolesSlot)
+            << "uses named barrier " << describeNamedBarrier(use.op, use.key)
+            << " with " << use.count << " threads ("
+            << describeWarps(use.warps) << "), which "
+            << describeWarps(other.warps) << " use with " << other.count
+            << " threads: one id for two groups that share no warp, whose "
+               "arrivals count toward each other's phases (give each role "
+               "its own named barrier)";
+        out.note(use.op, kTwoRolesSlot, other.op->getLoc(),
+                 "the other group's use of the id");
+        break;
+      }
+    }
+  }
+}
