@@ -32,7 +32,10 @@ EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_co
 
 
 def example(name: str):
-    """examples/<name>.py as a module."""
+    """examples/<name>.py as a module (examples/ on the path, as when it runs
+    as a script: gemm.py imports its parts from examples/gemm_parts/)."""
+    if EXAMPLES not in sys.path:
+        sys.path.insert(0, EXAMPLES)
     path = os.path.join(EXAMPLES, f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)
     module = importlib.util.module_from_spec(spec)

@@ -64,7 +64,7 @@ func.func @cycle_through_an_mbarrier_and_a_named_barrier() attributes {known_blo
 // -----
 
 // Warp groups 0 and 1 meet on @a; warp group 1 then syncs on @a again, and
-// no warp is left to arrive (enough arrivals in all, so class 10 is silent).
+// no warp is left to arrive (enough arrivals in all, so class 11 is silent).
 mbarrier.named_barrier @a id 7
 func.func @sync_that_no_warp_can_still_reach() attributes {known_block_size = array<i32: 256, 1, 1>} {
   %tid = gpu.thread_id x
