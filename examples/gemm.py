@@ -63,8 +63,9 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, named_barrier, smem_offset,
-                           store_drain, store_tile, store_tile_tma)
+from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, named_barrier,
+                                 smem_offset, store_drain, store_tile, store_tile_tma,
+                                 warpgroup_barrier)
 from gemm_parts.shapes import check_shape  # noqa: F401  (MLIR-free: run.py loads it too)
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import Kernel, MBarrier, Pipeline, TMABar, for_range, if_else, if_then
@@ -375,6 +376,7 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             wtid = tid % 128
             if cfg.barriers == "pipe":
                 consumer = pipe.consumer()
+                meet = warpgroup_barrier(k, cw) if cfg.epilogue == "tma" else None
                 for tile_m, tile_n in each_tile([consumer]):
                     acc = _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid)
                     row0, col0 = tile_m * BM + cw * 64, tile_n * BN
@@ -385,8 +387,8 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                     tma_ok = if_else(Np % 8 == 0)
                     with tma_ok.then():
                         mine = smem_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
-                        store_tile_tma(acc, BN, mine, k.param("tmap_c"), row0, col0, wtid, cw,
-                                       barrier_id=wg)
+                        store_tile_tma(acc, BN, mine, k.param("tmap_c"), row0, col0, wtid,
+                                       meet)
                     with tma_ok.otherwise():
                         store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
                 if cfg.epilogue == "tma":

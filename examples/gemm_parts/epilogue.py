@@ -81,7 +81,7 @@ def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np,
 
 
 def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, row0, col0,
-                   wtid, cw, barrier_id) -> None:
+                   wtid, meet) -> None:
     """Store one warpgroup's 64 x bn bf16 tile through shared memory: per
     64-column chunk j, the warpgroup's thread 0 waits until the staging
     buffer of chunk j - STORE_DEPTH was read (``wait_group.read``), the
@@ -93,7 +93,9 @@ def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, 
     thread 0 issues the TMA store of the 64 x 64 box and commits it as a
     bulk group. The TMA clips the box at C's edges. `staging` is this
     warpgroup's STORE_DEPTH buffers (1024-aligned); the warpgroup's thread
-    0 waits ``wait_group.read 0`` before the CTA exits (``store_drain``)."""
+    0 waits ``wait_group.read 0`` before the CTA exits (``store_drain``).
+    `meet()` emits the warpgroup's barrier (``bar.sync`` of its 128
+    threads: ``warpgroup_barrier``)."""
     bf16 = ir.BF16Type.get()
     f32 = ir.F32Type.get()
     pair = ir.VectorType.get([2], bf16)
@@ -106,7 +108,7 @@ def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, 
         buf = smem_offset(staging, (j % STORE_DEPTH) * STORE_BUFFER_BYTES)
         with if_then(leader):
             lang.bulk_wait_group_read(STORE_DEPTH - 1)   # chunk j - DEPTH's source was read
-        named_barrier(barrier_id, 128)
+        meet()
         for half in range(2):
             rr = warp * 16 + swz + 8 * half       # row within the warpgroup's 64
             for jj in range(8):                   # 16-byte chunk of the 128-byte row
@@ -117,10 +119,25 @@ def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, 
                 offset = rr * 128 + ((swz ^ jj) * 16) + lane_bytes
                 llvm.StoreOp(v, smem_offset(buf, offset), alignment=4)
         lang.fence_proxy_async()                  # my writes, before the async proxy reads
-        named_barrier(barrier_id, 128)
+        meet()
         with if_then(leader):
             lang.cp_async_bulk_tensor_store(buf, tmap_c, [row0, col0 + 64 * j])
             lang.bulk_commit_group()
+
+
+def warpgroup_barrier(k, cw):
+    """A ``meet()`` for ``store_tile_tma``: one named barrier of 128 threads
+    per consumer warpgroup (``mbarrier.named_barrier``, ids assigned by the
+    compiler), warpgroup `cw` (0 or 1, a value) syncing on its own."""
+    bars = [k.named_barrier(threads=128), k.named_barrier(threads=128)]
+
+    def meet():
+        which = if_else(cw == 0)
+        with which.then():
+            bars[0].sync()
+        with which.otherwise():
+            bars[1].sync()
+    return meet
 
 
 def store_drain(wtid) -> None:
