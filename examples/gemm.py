@@ -66,13 +66,17 @@ from mlir.dialects import llvm, nvvm
 from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, named_barrier,
                                  smem_offset, store_drain, store_tile, store_tile_tma,
                                  warpgroup_barrier)
+from gemm_parts.pingpong import pingpong_consumer
+from gemm_parts.wgmma import (BK, DESC_HI, acc_type, mma_k_tile, smem_address,  # noqa: F401
+                              wgmma, wgmma_descriptor)
 from gemm_parts.shapes import check_shape  # noqa: F401  (MLIR-free: run.py loads it too)
 from mbarrier_dialect import lang, manifest
-from mbarrier_dialect.lang import Kernel, MBarrier, Pipeline, TMABar, for_range, if_else, if_then
+from mbarrier_dialect.lang import (Kernel, MBarrier, OrderedSequence, Pipeline, TMABar, for_range,
+                                   if_else, if_then)
 from mbarrier_dialect.lang.pipeline import StageBuffer
 from mbarrier_dialect.lang.smem import SmemBuffer
 
-BM, BK = 128, 64            # tile rows (2 consumer warpgroups x 64), K per stage (128 bytes)
+BM = 128                    # tile rows (2 consumer warpgroups x 64); BK: K per stage (128 bytes)
 THREADS = 384               # producer warpgroup + 2 consumer warpgroups
 PRODUCER_REGS, CONSUMER_REGS = 40, 232
 SWIZZLE_ALIGN = 1024        # 8 rows x 128 B: the 128-byte swizzle's repeat
@@ -124,6 +128,16 @@ class Config:
     release_sem: str | None = None
     full_wait_scope: str | None = None
     full_wait: str = "all"
+    # The consumer warpgroups: "cooperative" (both on one 128-row tile, 64
+    # rows each) or "pingpong" (CUTLASS's KernelTmaWarpSpecializedPingpong:
+    # each warpgroup computes a whole bm x bn tile, the two on alternate
+    # tiles of the persistent loop, their mainloops and epilogues taking
+    # turns through an ordered sequence, so one's epilogue overlaps the
+    # other's MMAs; gemm_parts/pingpong.py). Pingpong takes persistent=True.
+    consumers: str = "cooperative"
+    # Tile rows: 128 (cooperative: 2 warpgroups x 64); pingpong: 64 (one
+    # m64 wgmma per k16 step) or 128 (two, two accumulators).
+    bm: int = 128
 
     def __post_init__(self):
         if self.bn % 16 or not 16 <= self.bn <= 256:
@@ -160,6 +174,22 @@ class Config:
             raise ValueError("epilogue='tma' takes out='bf16' and barriers='pipe'")
         if self.out not in ("bf16", "f32"):
             raise ValueError(f"out is 'bf16' or 'f32', got {self.out!r}")
+        if self.consumers not in ("cooperative", "pingpong"):
+            raise ValueError(f"consumers is 'cooperative' or 'pingpong', got {self.consumers!r}")
+        if self.consumers == "cooperative" and self.bm != 128:
+            raise ValueError(f"the cooperative consumers split a 128-row tile, got bm={self.bm}")
+        if self.consumers == "pingpong":
+            if self.bm not in (64, 128):
+                raise ValueError(f"a pingpong warpgroup's tile has 64 or 128 rows, got "
+                                 f"bm={self.bm}")
+            if self.bm * self.bn > 128 * 128 and self.bm != 64:
+                raise ValueError(f"a pingpong warpgroup holds its bm x bn f32 accumulator in "
+                                 f"registers: at most 64 x 256 or 128 x 128, got "
+                                 f"{self.bm} x {self.bn}")
+            if not self.persistent or self.barriers != "pipe" or self.unroll != 1 or self.lag:
+                raise ValueError("consumers='pingpong' takes persistent=True, barriers='pipe', "
+                                 "unroll=1 and lag=False (its mainloop releases each stage "
+                                 "one K block late, as lag=True does, on its own)")
         if self.group_m % self.cluster:
             raise ValueError("group_m must be a multiple of the cluster size")
         if self.smem_bytes + self.static_smem_bytes > 227 * 1024:
@@ -167,8 +197,8 @@ class Config:
                              f"{self.smem_bytes} bytes of shared memory, more than 227 KiB")
 
     @property
-    def a_bytes(self) -> int:       # one stage of A: BM rows x 128 B
-        return BM * BK * 2
+    def a_bytes(self) -> int:       # one stage of A: bm rows x 128 B
+        return self.bm * BK * 2
 
     @property
     def b_bytes(self) -> int:       # one stage of B: bn rows x 128 B
@@ -193,11 +223,12 @@ class Config:
         raw = "_raw" if self.barriers == "raw" else ""
         p = "_p" if self.persistent else ""
         e = "_ts" if self.epilogue == "tma" else ""
-        return f"gemm_128x{self.bn}x64_s{self.stages}{c}{u}{p}{e}_{self.out}{raw}"
+        pp = "_pp" if self.consumers == "pingpong" else ""
+        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{raw}"
 
     def tiles(self, M: int, N: int) -> int:
         """Output tiles of an M x N output: M tiles padded to whole clusters."""
-        tm = -(-M // BM)
+        tm = -(-M // self.bm)
         tm = -(-tm // self.cluster) * self.cluster
         return tm * -(-N // self.bn)
 
@@ -210,10 +241,6 @@ class Config:
 
 
 # -- small helpers the frontend does not have (yet) ---------------------------
-
-def _i64(x: int) -> lang.Value:
-    return lang.const(x, "i64")
-
 
 def dynamic_smem(k: Kernel) -> lang.Value:
     """The ``extern .shared`` array of the launch's dynamic shared memory,
@@ -234,42 +261,6 @@ def smem_view(pool, ptr: ir.Value, shape, dtype: str, align: int = SWIZZLE_ALIGN
     buf = SmemBuffer(pool, shape, dtype, align)
     buf._ptr = ptr
     return buf
-
-
-def smem_address(ptr: ir.Value) -> lang.Value:
-    """The shared-window address of `ptr`, i32."""
-    return lang.wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), ptr).result)
-
-
-#: wgmma shared-memory descriptor, 128-byte swizzle, K-major: leading byte
-#: offset 16 (unused by the swizzled K-major layout), stride byte offset 1024
-#: (8 rows of 128 B), layout type 1 (SWIZZLE_128B) in bits 62-63.
-DESC_HI = (1 << 16) | ((1024 >> 4) << 32) | (1 << 62)
-
-
-def wgmma_descriptor(addr: lang.Value) -> lang.Value:
-    """The 64-bit matrix descriptor of a 128-byte swizzled K-major tile at
-    shared address `addr` (i32, 1024-aligned at its tile start)."""
-    return ((addr >> 4) & 0x3FFF).to("i64") | _i64(DESC_HI)
-
-
-def acc_type(bn: int) -> ir.Type:
-    """The accumulator of one m64nBN wgmma: bn/2 f32 per thread."""
-    return ir.Type.parse("!llvm.struct<(" + ", ".join(["f32"] * (bn // 2)) + ")>")
-
-
-def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int) -> ir.Value:
-    """``wgmma.mma_async.sync.aligned.m64nBNk16.f32.bf16.bf16`` D += A * B^T,
-    A and B K-major in shared memory (upstream ``nvvm.wgmma.mma_async``)."""
-    return nvvm.WgmmaMmaAsyncOp(
-        results_=acc.type, inouts=acc, descriptorA=desc_a, descriptorB=desc_b,
-        shape=ir.Attribute.parse(f"#nvvm.shape<m = 64, n = {bn}, k = 16>"),
-        typeA=nvvm.WGMMATypes.bf16, typeB=nvvm.WGMMATypes.bf16, typeD=nvvm.WGMMATypes.f32,
-        scaleD=nvvm.WGMMAScaleOut.one, scaleA=nvvm.WGMMAScaleIn.one,
-        scaleB=nvvm.WGMMAScaleIn.one,
-        layoutA=nvvm.MMALayout.row,       # A: M x K, K contiguous
-        layoutB=nvvm.MMALayout.col,       # B: N x K, K contiguous (no transpose)
-    ).result
 
 
 def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
@@ -303,8 +294,14 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             # full[s] + empty[s] per stage; the counts are the pipe type's:
             # full 1 (the producer's arrive.expect_tx), empty 2 consumer
             # warpgroups x the CTAs that multicast into the stage.
-            pipe = Pipeline(pool, S, kind="tma", consumers=2,
+            # Pingpong: a stage is read by the one warpgroup whose tile it is.
+            pingpong = cfg.consumers == "pingpong"
+            pipe = Pipeline(pool, S, kind="tma", consumers=1 if pingpong else 2,
                             multicast="row" if CS > 1 else "none")
+            # Pingpong: the two warpgroups take turns at the mainloop
+            # (stage 0) and the epilogue (stage 1); all 128 threads of the
+            # warpgroup hand a turn on.
+            order = OrderedSequence(pool, depth=2, groups=2, arrivals=128) if pingpong else None
         else:
             full = TMABar(pool, S)                     # slot s holds A and B of a K tile
             empty = MBarrier(pool, S, phase_offset=1)  # slot s may be overwritten; starts free
@@ -315,7 +312,7 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
         a_ring = ring                              # S x [128 x 64] bf16
         b_ring = smem_offset(ring, S * cfg.a_bytes)  # S x [bn x 64] bf16
         if cfg.barriers == "pipe":
-            k.prologue(pipes=[pipe])
+            k.prologue(pipes=[pipe], sequences=[order] if order else [])
         else:
             # full: the producer's arrive.expect_tx; empty: one arrival per
             # consumer warpgroup of every CTA that multicasts into the slot.
@@ -326,7 +323,7 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
         # Raster: groups of group_m M tiles sweep N, so that a wave of CTAs
         # shares A and B tiles in L2. A cluster's CTAs are consecutive block
         # ids: the same N tile, neighbouring M tiles.
-        tiles_m = (Mp + (BM - 1)) // BM
+        tiles_m = (Mp + (cfg.bm - 1)) // cfg.bm
         tiles_m = (tiles_m + (CS - 1)) // CS * CS
         tiles_n = (Np + (BN - 1)) // BN
         per_group = tiles_n * cfg.group_m
@@ -374,7 +371,13 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             nvvm.SetMaxRegisterOp(CONSUMER_REGS, nvvm.SetMaxRegisterAction.increase)
             cw = wg - 1                            # 0 or 1: rows 64*cw .. of the tile
             wtid = tid % 128
-            if cfg.barriers == "pipe":
+            if cfg.consumers == "pingpong":
+                mine = None
+                if cfg.epilogue == "tma":
+                    mine = smem_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
+                pingpong_consumer(k, cfg, pipe, order, a_ring, b_ring, k_tiles, cw, wtid, raster,
+                                  tiles_m * tiles_n, mine, Mp, Np)
+            elif cfg.barriers == "pipe":
                 consumer = pipe.consumer()
                 meet = warpgroup_barrier(k, cw) if cfg.epilogue == "tma" else None
                 for tile_m, tile_n in each_tile([consumer]):
@@ -402,17 +405,6 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
     return k
 
 
-def _mma_k_tile(acc: ir.Value, a_addr: lang.Value, b_addr: lang.Value, bn: int) -> ir.Value:
-    """One 64-deep K tile of this warpgroup's product: ``wgmma.fence``, four
-    ``m64nBNk16`` wgmmas (+32 bytes along K each), ``commit_group``."""
-    da, db = wgmma_descriptor(a_addr), wgmma_descriptor(b_addr)
-    nvvm.WgmmaFenceAlignedOp()
-    for kk in range(BK // 16):
-        acc = wgmma(acc, da + 2 * kk, db + 2 * kk, bn)
-    nvvm.WgmmaGroupSyncAlignedOp()
-    return acc
-
-
 # -- the ring as a pipeline (the default) ---------------------------------------
 
 def _pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, rank) -> None:
@@ -422,12 +414,12 @@ def _pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, ran
     with the bytes that land in this CTA's stage. (The caller runs the
     tail once, after its last tile.)"""
     S, CS = cfg.stages, cfg.cluster
-    a_stages = StageBuffer(a_ring, (S, BM, BK), "bf16")
+    a_stages = StageBuffer(a_ring, (S, cfg.bm, BK), "bf16")
     b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
     b_box_bytes = cfg.b_box_rows * BK * 2
     for t in lang.range(k_tiles, carry=[producer]):
         slot = producer.acquire()
-        slot.cp_async_bulk_tensor(a_stages, k.param("tmap_a"), [tile_m * BM, t * BK],
+        slot.cp_async_bulk_tensor(a_stages, k.param("tmap_a"), [tile_m * cfg.bm, t * BK],
                                   box_bytes=cfg.a_bytes)
         slot.cp_async_bulk_tensor(b_stages, k.param("tmap_b"), [b_row, t * BK],
                                   box_bytes=b_box_bytes,
@@ -454,7 +446,7 @@ def _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value
         held = None
         for _ in range(tiles):
             slot = consumer.wait()                 # A and B of this K tile landed
-            acc = _mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
+            acc = mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
                               smem_address(slot.stage_ptr(b_stages)), cfg.bn)
             if held is not None:
                 nvvm.WgmmaWaitGroupSyncOp(1)       # the previous tile's wgmmas are done
@@ -470,13 +462,13 @@ def _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value
         # waits for tile t-1's (wait_group 1) and releases t-1, carried in
         # from the trip before; the last tile after the loop.
         first = consumer.wait()
-        acc = _mma_k_tile(acc, smem_address(first.stage_ptr(a_stages)) + a_off,
+        acc = mma_k_tile(acc, smem_address(first.stage_ptr(a_stages)) + a_off,
                           smem_address(first.stage_ptr(b_stages)), cfg.bn)
         loop = lang.range(1, k_tiles, carry=[consumer, first, acc])
         for _ in loop:
             _, prev, acc = loop.carry
             slot = consumer.wait()
-            acc = _mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
+            acc = mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
                               smem_address(slot.stage_ptr(b_stages)), cfg.bn)
             nvvm.WgmmaWaitGroupSyncOp(1)           # tile t-1's wgmmas are done
             prev.release(pred=leader)
@@ -545,7 +537,7 @@ def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg) -> ir
             named_barrier(wg, 128)
         else:
             full.wait(stage, phase, scope=cfg.full_wait_scope)
-        acc = _mma_k_tile(acc, a_base + stage * cfg.a_bytes, b_base + stage * cfg.b_bytes,
+        acc = mma_k_tile(acc, a_base + stage * cfg.a_bytes, b_base + stage * cfg.b_bytes,
                           cfg.bn)
         nvvm.WgmmaWaitGroupSyncOp(1)               # the previous K tile's wgmmas are done
         with if_then(loop.iv > 0):
@@ -588,7 +580,7 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     ab, bb = to_bf16_bits(a), to_bf16_bits(b)
     return manifest.Case(
         k, [manifest.buffer("a", ab), manifest.buffer("b", bb),
-            manifest.tensormap("a", (M, K), (BM, BK), dtype="uint16", swizzle="128B"),
+            manifest.tensormap("a", (M, K), (cfg.bm, BK), dtype="uint16", swizzle="128B"),
             manifest.tensormap("b", (N, K), (cfg.b_box_rows, BK), dtype="uint16",
                                swizzle="128B"),
             manifest.buffer("c", fill=-1 if cfg.out == "f32" else 0xFFFF,   # NaN poison
@@ -596,7 +588,7 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
         # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).
         [manifest.tensormap("c", (M, N), STORE_BOX, dtype="uint16", swizzle="128B")
          if N % 8 == 0 else
-         manifest.tensormap("a", (M, K), (BM, BK), dtype="uint16", swizzle="128B")]
+         manifest.tensormap("a", (M, K), (cfg.bm, BK), dtype="uint16", swizzle="128B")]
         * (cfg.epilogue == "tma") +
         [manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
         {"c": expect}, inputs={"a": ab, "b": bb}, shared_mem=cfg.smem_bytes)
@@ -633,7 +625,7 @@ def main() -> None:
         ab, bb = to_bf16_bits(a), to_bf16_bits(b)
         da, db = rt.DeviceBuffer.from_numpy(ab), rt.DeviceBuffer.from_numpy(bb)
         dc = rt.DeviceBuffer.empty((M, N), np.float32 if cfg.out == "f32" else np.uint16)
-        ta = rt.encode_tensor_map_tiled(da, "bfloat16", (M, K), (BM, BK), swizzle="128B")
+        ta = rt.encode_tensor_map_tiled(da, "bfloat16", (M, K), (cfg.bm, BK), swizzle="128B")
         tb = rt.encode_tensor_map_tiled(db, "bfloat16", (N, K), (cfg.b_box_rows, BK),
                                         swizzle="128B")
         with rt.Module.load(compiled.cubin) as mod:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 import warnings
@@ -45,6 +46,22 @@ CONFIGS = {
     "p2_256_ts": gemm.Config(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
     "p1_128_ts": gemm.Config(bn=128, stages=6, cluster=1, persistent=True, epilogue="tma"),
     "c1_256_ts": gemm.Config(bn=256, stages=4, cluster=1, epilogue="tma"),
+    # 128x192 tiles (wave quantization: 3072^3 is 384 of them, 2.91 waves
+    # of 132, against 288 = 2.18 waves of 128x256); 4 stages of 40 KiB.
+    "p1_192_ts": gemm.Config(bn=192, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    # Ping-pong consumers (gemm_parts/pingpong.py): each warpgroup a whole
+    # tile, the two on alternate tiles, in turn through an ordered sequence.
+    "pp_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=1, persistent=True,
+                                epilogue="tma", consumers="pingpong", group_m=32),
+    "pp_128x128_ts": gemm.Config(bm=128, bn=128, stages=6, cluster=1, persistent=True,
+                                 epilogue="tma", consumers="pingpong"),
+    # ... in a 2x1 cluster: B (256 of the 320 rows a stage loads) multicast
+    "pp2_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=2, persistent=True,
+                                 epilogue="tma", consumers="pingpong", group_m=32),
+    "pp2_128x128_ts": gemm.Config(bm=128, bn=128, stages=6, cluster=2, persistent=True,
+                                  epilogue="tma", consumers="pingpong"),
+    "pp_64x256": gemm.Config(bm=64, bn=256, stages=4, cluster=1, persistent=True,
+                             consumers="pingpong", group_m=32),
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
     # nothing before the arrival: not correct by the PTX memory model).
@@ -65,7 +82,16 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          # the TMA epilogue (bf16 C, rounded as the kernel rounds): N % 8 == 0
          # through the staging buffers, an odd N through the direct fallback
          ("p1_256_ts", 520, 1032, 136), ("p2_256_ts", 1040, 520, 200),
-         ("p1_128_ts", 130, 776, 8), ("p1_256_ts", 264, 261, 72), ("c1_256_ts", 200, 328, 200)]
+         ("p1_128_ts", 130, 776, 8), ("p1_256_ts", 264, 261, 72), ("c1_256_ts", 200, 328, 200),
+         # 128x192 tiles: a partial last N tile (776 = 4 x 192 + 8)
+         ("p1_192_ts", 520, 776, 200),
+         # ping-pong: 4 CTAs walking 45 / 15 tiles (odd and even per CTA,
+         # so each warpgroup ends on either parity), K of 1 and 3 blocks,
+         # an odd N through the direct fallback; f32 C through the direct
+         # store with K below a stage
+         ("pp_64x256_ts", 520, 1032, 136), ("pp_128x128_ts", 264, 648, 72),
+         ("pp_128x128_ts", 264, 261, 200), ("pp_64x256", 130, 777, 8),
+         ("pp2_64x256_ts", 1040, 520, 200), ("pp2_128x128_ts", 520, 648, 136)]
 
 
 def build(out_dir: str, names=None) -> dict:
@@ -85,13 +111,17 @@ def build(out_dir: str, names=None) -> dict:
         with open(os.path.join(out_dir, f"{name}.ptx"), "w") as f:
             f.write(compiled.ptx)
         rows.append({"name": name, "cubin": f"{name}.cubin", "entry": cfg.name,
-                     "bm": gemm.BM, "bn": cfg.bn, "bk": gemm.BK, "stages": cfg.stages,
+                     "bm": cfg.bm, "bn": cfg.bn, "consumers": cfg.consumers, "bk": gemm.BK, "stages": cfg.stages,
                      "cluster": cfg.cluster, "out": cfg.out, "group_m": cfg.group_m,
                      "barriers": cfg.barriers, "unroll": cfg.unroll,
                      "persistent": cfg.persistent, "epilogue": cfg.epilogue,
                      "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
                      "smem_bytes": cfg.smem_bytes, "checker_warnings": len(compiled.warnings)})
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
+    # The MLIR-free parts run.py loads (the shapes' rules, the "auto"
+    # schedule), next to it, so that it runs on another checkout's tree.
+    for part in ("shapes.py", "schedule.py"):
+        shutil.copy(os.path.join(ROOT, "examples", "gemm_parts", part), out_dir)
     with open(os.path.join(out_dir, "gemm.json"), "w") as f:
         json.dump({"configs": rows}, f, indent=1)
     # The exact manifest: the suite's format; dynamic shared memory patched in.

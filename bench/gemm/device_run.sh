@@ -6,11 +6,14 @@
 #   the exact manifest; SANITIZE=1 (default): memcheck, racecheck, synccheck on it;
 #   CHECK=c1,c2 : only the random-data checks of those configs (run.py --check-only),
 #                 else (CHECK unset) run.py "$@" (checks + sequential timing + baselines);
-#   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] : ours and torch.matmul timed round-robin;
+#   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] [TRITON=1] : ours and torch.matmul (and the Triton
+#                 tutorial matmul) timed round-robin; the name "auto" is the schedule
+#                 examples/gemm_parts/schedule.py picks per shape;
+#   D=.gpu/dir : where build.py wrote the cubins (default .gpu/gemm); RUN=0 skips run.py;
 #   PROFILE=c1 : ncu of one config at 8192^3, last.
 set -u
 OUT=${OUT:-/tmp/gemm-out}
-D=.gpu/gemm
+D=${D:-.gpu/gemm}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
@@ -35,15 +38,15 @@ if [ -n "${CHECK:-}" ]; then
   echo "== run.py --check-only ($CHECK)"
   timeout 300 python3 $D/run.py $D --check-only --configs "$CHECK" --json "$OUT/check.json" 2>&1 \
     | tee "$OUT/check.log" | grep -v "^  "
-else
+elif [ "${RUN:-1}" = 1 ]; then
   echo "== run.py"
   timeout 420 python3 $D/run.py $D --json "$OUT/gemm.json" "$@" 2>&1 | tee "$OUT/run.log" | grep -v "^  "
 fi
 
 if [ -n "${INTERLEAVE:-}" ]; then
   echo "== interleaved: $INTERLEAVE and torch.matmul, round-robin"
-  timeout 300 python3 $D/run.py $D --child interleave --configs "$INTERLEAVE" \
-    ${SHAPES:+--shapes "$SHAPES"} --json "$OUT/interleave.json" 2>&1 | grep -v "^GEMM_RESULT"
+  timeout ${INTERLEAVE_TIMEOUT:-300} python3 $D/run.py $D --child interleave --configs "$INTERLEAVE" \
+    ${SHAPES:+--shapes "$SHAPES"} ${TRITON:+--triton} --json "$OUT/interleave.json" 2>&1 | grep -v "^GEMM_RESULT"
 fi
 
 if [ -n "${PROFILE:-}" ]; then

@@ -44,13 +44,28 @@ def find_runtime() -> Path:
     raise FileNotFoundError("python/mbarrier_dialect/runtime.py above " + str(here))
 
 
-def load_shapes():
-    """examples/gemm_parts/shapes.py (MLIR-free): the shapes the kernel can do."""
-    path = find_runtime().parents[2] / "examples" / "gemm_parts" / "shapes.py"
-    spec = importlib.util.spec_from_file_location("gemm_shapes", path)
+def _load_part(name: str):
+    """examples/gemm_parts/<name>.py, MLIR-free, loaded by path: the copy
+    next to this script (build.py writes one into its folder), else the
+    repository's."""
+    path = Path(__file__).resolve().parent / f"{name}.py"
+    if not path.is_file():
+        path = find_runtime().parents[2] / "examples" / "gemm_parts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"gemm_{name}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module      # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def load_shapes():
+    """examples/gemm_parts/shapes.py: the shapes the kernel can do."""
+    return _load_part("shapes")
+
+
+def load_schedule():
+    """examples/gemm_parts/schedule.py: the "auto" schedule's chooser."""
+    return _load_part("schedule")
 
 
 def load_runtime():
@@ -322,16 +337,26 @@ def baselines(bench_shapes, check_shapes) -> dict:
     return out
 
 
-def interleaved(directory: Path, names, shapes, rounds: int = 9) -> dict:
-    """Ours (each config of `names`) and torch.matmul timed round-robin in one
-    process, so that every implementation sees the same clock and power state
-    (the H200's clocks move with power; a sequential comparison favours
-    whichever runs on a cooler GPU)."""
+def interleaved(directory: Path, names, shapes, rounds: int = 9, with_triton: bool = False) -> dict:
+    """Ours (each config of `names`; "auto": the configuration
+    gemm_parts/schedule.py chooses for the shape, its name recorded) and
+    torch.matmul (and, `with_triton`, the Triton tutorial matmul at its best
+    of the configs tried on the shape first) timed round-robin in one
+    process, so that every implementation sees the same clock and power
+    state (the H200's clocks move with power; a sequential comparison
+    favours whichever runs on a cooler GPU)."""
     import torch
     rt = load_runtime()
     torch.zeros(1, device="cuda")
     rt.init(0)
     cfgs = {c["name"]: c for c in json.loads((directory / "gemm.json").read_text())["configs"]}
+    schedule = load_schedule() if "auto" in names else None
+    triton = None
+    if with_triton:
+        try:
+            triton = triton_matmul()
+        except Exception as e:  # noqa: BLE001
+            print(f"  triton unavailable: {e!r}", flush=True)
     g = torch.Generator(device="cuda")
     g.manual_seed(int(time.time()))
     out = {"rounds": rounds, "shapes": []}
@@ -339,14 +364,33 @@ def interleaved(directory: Path, names, shapes, rounds: int = 9) -> dict:
         a = torch.randn(M, K, device="cuda", generator=g).to(torch.bfloat16)
         b = torch.randn(N, K, device="cuda", generator=g).to(torch.bfloat16)
         bt = b.t()
-        impls, keep = {}, []
+        impls, keep, chosen = {}, [], {}
         for name in names:
-            ours = Ours(rt, directory, cfgs[name])
+            cfg_name = name
+            if name == "auto":
+                cfg_name = schedule.config_for(M, N, K, sms=rt.sm_count(), available=cfgs)
+                chosen["auto"] = cfg_name
+            ours = Ours(rt, directory, cfgs[cfg_name])
             c = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
             impls[name] = ours.prepare(a, b, c)
             keep.append((ours, c))
         ct = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
         impls["torch"] = lambda: torch.matmul(a, bt, out=ct)
+        if triton:
+            configs, make = triton
+            ctr = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
+            best = None
+            for tcfg in configs:            # compile and pick its best config for the shape
+                try:
+                    ms, _, _ = time_fn(torch, make(a, b, ctr, tcfg), iters=5, reps=3)
+                except Exception as e:  # noqa: BLE001
+                    print(f"  triton {tcfg}: {e!r}"[:300], flush=True)
+                    continue
+                if best is None or ms < best[0]:
+                    best = (ms, tcfg)
+            if best:
+                impls["triton"] = make(a, b, ctr, best[1])
+                chosen["triton"] = list(best[1])
         times = {n: [] for n in impls}
         for fn in impls.values():
             fn()
@@ -360,12 +404,16 @@ def interleaved(directory: Path, names, shapes, rounds: int = 9) -> dict:
             med = statistics.median(ts)
             row[n] = {"ms": med, "ms_min": min(ts), "ms_max": max(ts), "tflops": tflops(M, N, K, med),
                       "tflops_best": tflops(M, N, K, min(ts))}
+            if n in chosen:
+                row[n]["schedule"] = chosen[n]
         out["shapes"].append(row)
-        print(f"  {M}x{N}x{K}: " + "  ".join(f"{n} {r['tflops']:.0f} (best {r['tflops_best']:.0f})"
-                                              for n, r in row.items() if n != "shape"), flush=True)
+        print(f"  {M}x{N}x{K}: " + "  ".join(
+            f"{n}{'=' + str(r['schedule']) if 'schedule' in r else ''} {r['tflops']:.0f} "
+            f"(best {r['tflops_best']:.0f})" for n, r in row.items() if n != "shape"), flush=True)
         for ours, _ in keep:
             ours.release()
         del a, b, bt, ct, keep, impls
+        torch.cuda.empty_cache()
     return out
 
 
@@ -402,13 +450,15 @@ def main() -> None:
     ap.add_argument("--shapes", default="", help="interleave: MxNxK,... (default 8192^3, 4096^3, "
                     "4096x14336x4096)")
     ap.add_argument("--rounds", type=int, default=9, help="interleave: rounds of 10 launches")
+    ap.add_argument("--triton", action="store_true",
+                    help="interleave: the Triton tutorial matmul in the round-robin too")
     args = ap.parse_args()
     directory = Path(args.dir).resolve()
     if args.child == "interleave":
         shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096)]
         if args.shapes:
             shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
-        res = interleaved(directory, args.configs.split(","), shapes, args.rounds)
+        res = interleaved(directory, args.configs.split(","), shapes, args.rounds, args.triton)
         print(TAG + json.dumps(res), flush=True)
         if args.json:
             Path(args.json).write_text(json.dumps(res, indent=1))

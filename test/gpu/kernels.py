@@ -365,6 +365,18 @@ def gemm_example(cluster: int = 1) -> Case:
     return module.case(200, 328, 200, cfg, seed=5, name=f"gemm_c{cluster}_exact")
 
 
+def gemm_pingpong_example() -> Case:
+    """examples/gemm.py with ping-pong consumers (``consumers="pingpong"``,
+    persistent): 4 CTAs walk 9 x 3 tiles of 64 x 256 (7 or 6 each, so each
+    consumer warpgroup ends on either parity), their turns taken through an
+    ordered sequence and the shared ring skipped with pipe.advance; odd N,
+    K of 4 blocks; the f32 output checked exactly."""
+    module = example("gemm")
+    cfg = module.Config(bm=64, bn=256, stages=4, out="f32", cluster=1, persistent=True,
+                        consumers="pingpong")
+    return module.case(520, 651, 200, cfg, seed=7, name="gemm_pingpong_exact", sms=4)
+
+
 def tma_pipeline_rowcol(depth: int = 4, warps: int = 2, tiles: int = 48,
                         clusters: int = 1) -> Case:
     """A 2 x 2 cluster pipe with ``multicast="rowcol"`` (CUTLASS's GEMM
@@ -500,7 +512,7 @@ SUITES = {
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
              tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example, named_pingpong]
             + PIPES
-            + [lambda: gemm_example(1), lambda: gemm_example(2)],
+            + [lambda: gemm_example(1), lambda: gemm_example(2), gemm_pingpong_example],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
                  lambda: operators(512), first_example,

@@ -1,0 +1,88 @@
+"""The per-shape schedule of examples/gemm.py, MLIR-free (bench/gemm/run.py
+loads it on the GPU machine): ``config_for(M, N, K)`` names the built
+configuration (bench/gemm/build.py's CONFIGS) that the "auto" schedule
+launches for a shape.
+
+Every candidate is persistent (one CTA per SM walking the tiles; at K = 1024
+persistence was worth 10-14%, BENCHMARKS.md run 9) with the TMA-store
+epilogue (run 10). What differs is the tile (and the consumers: cooperative
+or ping-pong, which pays where K is small), and with it the wave
+quantization: a persistent CTA walks ``ceil(tiles / sms)`` or one fewer
+tiles, so the kernel lasts ``ceil(tiles / sms)`` tile times while the work
+is ``tiles / sms``; and a tile that overhangs M or N computes zeros. The
+chooser scores each candidate
+
+    wave efficiency x fill x per-tile speed
+
+(wave efficiency = tiles / (ceil(tiles / sms) * sms); fill = M N / (tiles
+bm bn); per-tile speed = the candidate's measured TFLOP/s relative to
+128x256 where waves and fill are ~1) and takes the best; ties go to the
+earlier, larger tile.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str        # bench/gemm/build.py's CONFIGS key
+    bm: int          # tile rows
+    bn: int          # tile columns
+    speed: float     # per-tile speed relative to p1_256_ts (measured, see below)
+    min_k: int = 0   # only from this K on (0: any)
+    max_k: int = 0   # only up to this K (0: any)
+
+
+#: The candidates, best-first at equal score. Per-tile speeds, measured
+#: (interleaved, H200) at shapes where waves and fill are ~1 for both:
+#: p1_128_ts 0.92-1.00 of p1_256_ts (runs 10, 12a, 12b; 4096^3 0.96-0.99),
+#: p1_192_ts 0.96-0.99 (run 12a at 8192^3, 8192x8192x1024, 16384x16384x1024);
+#: the ping-pong pp_128x128_ts (run 12b) 1.10 and 1.12 at K = 1024
+#: (8192x8192x1024, 16384x16384x1024: each tile's epilogue is a large share
+#: of its 16 K blocks, and the other warpgroup's MMAs hide it), 0.96-1.02
+#: at K = 2048 to 11008. Its K <= 1024 entry comes first; K between 1024 and
+#: 2048 was not measured. (pp_64x256_ts and the 2x1-cluster ping-pong
+#: configs were below these at every shape of run 12b.)
+CANDIDATES = (
+    Candidate("pp_128x128_ts", 128, 128, 1.08, max_k=1024),
+    Candidate("p1_256_ts", 128, 256, 1.00),
+    Candidate("pp_128x128_ts", 128, 128, 0.98),
+    Candidate("p1_192_ts", 128, 192, 0.98),
+    Candidate("p1_128_ts", 128, 128, 0.97),
+)
+
+
+def tiles(M: int, N: int, bm: int, bn: int) -> int:
+    return math.ceil(M / bm) * math.ceil(N / bn)
+
+
+def wave_efficiency(n_tiles: int, sms: int) -> float:
+    """The busy fraction of `sms` persistent CTAs walking `n_tiles` tiles."""
+    return n_tiles / (math.ceil(n_tiles / sms) * sms)
+
+
+def score(c: Candidate, M: int, N: int, K: int, sms: int = 132) -> float:
+    n = tiles(M, N, c.bm, c.bn)
+    fill = M * N / (n * c.bm * c.bn)
+    return wave_efficiency(n, sms) * fill * c.speed
+
+
+def config_for(M: int, N: int, K: int, sms: int = 132, available=None) -> str:
+    """The name of the configuration the "auto" schedule runs M x N x K
+    with on `sms` SMs: the best-scoring candidate (of those in `available`,
+    if given)."""
+    best, best_score = None, -1.0
+    for c in CANDIDATES:
+        if available is not None and c.name not in available:
+            continue
+        if (c.min_k and K < c.min_k) or (c.max_k and K > c.max_k):
+            continue
+        s = score(c, M, N, K, sms)
+        if s > best_score + 1e-9:
+            best, best_score = c.name, s
+    if best is None:
+        raise ValueError(f"no schedule candidate is available for {M}x{N}x{K} "
+                         f"(candidates: {[c.name for c in CANDIDATES]})")
+    return best
