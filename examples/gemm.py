@@ -13,6 +13,10 @@ edges of the tile read as zeros (TMA out-of-bounds fill) and are not
 stored; an odd N is stored value by value (a row may start at an odd
 element). ``--persistent`` (``Config.persistent``) builds the persistent
 form: one CTA per SM walks the tiles, the pipe's states carried across them.
+``Config(consumers="pingpong", bm=64 or 128)`` gives each consumer
+warpgroup a whole tile, the two on alternate tiles, in turn through an
+ordered sequence (``gemm_parts/pingpong.py``); ``gemm_parts/schedule.py``
+picks a configuration per shape (the benchmark's "auto").
 
 The CTA (384 threads) is three warpgroups:
 

@@ -3,8 +3,9 @@
 #   python bench/gemm/build.py .gpu/gemm && cp bench/gemm/run.py bench/gemm/device_run.sh .gpu/gemm/
 # then, through the device tool with carry [".gpu/gemm"]:  bash .gpu/gemm/device_run.sh [run.py options]
 # Logs go to $OUT. Steps, in order (each can be switched off or narrowed):
-#   the exact manifest; SANITIZE=1 (default): memcheck, racecheck, synccheck on it;
-#   CHECK=c1,c2 : only the random-data checks of those configs (run.py --check-only),
+#   the exact manifest (a FAIL or HANG stops the run; STOP=0: go on);
+#   SANITIZE=1 (default): memcheck, racecheck, synccheck on it;
+#   CHECK=c1,c2 [CHILD_TIMEOUT=s] : only the random-data checks of those configs (run.py --check-only),
 #                 else (CHECK unset) run.py "$@" (checks + sequential timing + baselines);
 #   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] [TRITON=1] : ours and torch.matmul (and the Triton
 #                 tutorial matmul) timed round-robin; the name "auto" is the schedule
@@ -21,6 +22,10 @@ python3 -c "import torch, numpy, cuda.bindings; print('torch', torch.__version__
 
 echo "== exact manifest (integer-valued data, f32 output, compared exactly)"
 timeout 120 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
+# A kernel that is wrong or hangs on the exact cases is not timed (STOP=0: go on).
+if [ "${STOP:-1}" = 1 ] && grep -qE "^(FAIL|HANG|ERROR)" "$OUT/exact.log"; then
+  echo "exact manifest not clean: stop"; exit 1
+fi
 
 if [ "${SANITIZE:-1}" = 1 ]; then
   echo "== compute-sanitizer on the exact manifest"
@@ -36,7 +41,7 @@ fi
 
 if [ -n "${CHECK:-}" ]; then
   echo "== run.py --check-only ($CHECK)"
-  timeout 300 python3 $D/run.py $D --check-only --configs "$CHECK" --json "$OUT/check.json" 2>&1 \
+  timeout 300 python3 $D/run.py $D --check-only --timeout ${CHILD_TIMEOUT:-120} --configs "$CHECK" --json "$OUT/check.json" 2>&1 \
     | tee "$OUT/check.log" | grep -v "^  "
 elif [ "${RUN:-1}" = 1 ]; then
   echo "== run.py"

@@ -1,3 +1,5 @@
-"""Parts of examples/gemm.py: the epilogue (`epilogue`) and the shapes the
-kernel can do (`shapes`, MLIR-free: bench/gemm/run.py loads it on the GPU
-machine)."""
+"""Parts of examples/gemm.py: the epilogue (`epilogue`), the wgmma helpers
+(`wgmma`), the ping-pong consumers (`pingpong`), and, MLIR-free (bench/gemm/
+run.py loads them on the GPU machine), the shapes the kernel can do
+(`shapes`) and the per-shape schedule the benchmark's "auto" runs
+(`schedule`)."""

@@ -104,10 +104,11 @@ def test_pingpong_128_rows_holds_two_accumulators(tmp_path):
     assert "0 bytes spill stores" in info and "C7520" not in info
 
 
-def test_pingpong_compiles_with_debug_waits():
+@pytest.mark.parametrize("bm,bn,stages", [(64, 256, 4), (128, 128, 6)])
+def test_pingpong_compiles_with_debug_waits(bm, bn, stages):
     """Every wait of it bounded (debug waits): the pipe's and the ordered
     sequence's waits trap with their line instead of hanging."""
-    k = gemm.build(cfg=gemm.Config(bm=64, bn=256, epilogue="tma", group_m=32, **PP))
+    k = gemm.build(cfg=gemm.Config(bm=bm, bn=bn, stages=stages, epilogue="tma", **PP))
     c = k.compile(debug_waits=1_000_000_000)
     assert c.cubin and "trap;" in c.ptx
     # each wait's message (a printf format, bytes in the PTX) names its line
