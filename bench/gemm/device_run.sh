@@ -11,7 +11,7 @@
 #                 tutorial matmul) timed round-robin; the name "auto" is the schedule
 #                 examples/gemm_parts/schedule.py picks per shape;
 #   D=.gpu/dir : where build.py wrote the cubins (default .gpu/gemm); RUN=0 skips run.py;
-#   PROFILE=c1 : ncu of one config at 8192^3, last.
+#   PROFILE=c1[:MxNxK],... : ncu of each config (at 8192^3 unless given), last.
 set -u
 OUT=${OUT:-/tmp/gemm-out}
 D=${D:-.gpu/gemm}
@@ -55,9 +55,13 @@ if [ -n "${INTERLEAVE:-}" ]; then
 fi
 
 if [ -n "${PROFILE:-}" ]; then
-  echo "== ncu on $PROFILE, 8192^3 (second launch; --clock-control none)"
-  timeout ${NCU_TIMEOUT:-150} ncu --clock-control none -k regex:gemm --launch-skip 1 --launch-count 1 \
-    --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
-    ${NCU_EXTRA:-} python3 $D/run.py $D --child "$PROFILE" --mode profile > "$OUT/ncu_$PROFILE.txt" 2>&1
-  echo "ncu exit $?"; grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|L2 Hit|Stall|Warp Cycles Per Issued|Issued Warp|No Eligible" "$OUT/ncu_$PROFILE.txt" | head -20
+  # PROFILE=c1[:MxNxK],c2[:MxNxK] (default shape 8192^3)
+  for P in ${PROFILE//,/ }; do
+    C=${P%%:*}; S=8192x8192x8192; [ "$P" != "$C" ] && S=${P#*:}
+    echo "== ncu on $C, $S (second launch; --clock-control none)"
+    timeout ${NCU_TIMEOUT:-150} ncu --clock-control none -k regex:gemm --launch-skip 1 --launch-count 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+      ${NCU_EXTRA:-} python3 $D/run.py $D --child "$C" --mode profile --shape "$S" > "$OUT/ncu_${C}_$S.txt" 2>&1
+    echo "ncu exit $?"; grep -E "Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|L2 Hit|Stall|Warp Cycles Per Issued|Issued Warp|No Eligible" "$OUT/ncu_${C}_$S.txt" | head -20
+  done
 fi

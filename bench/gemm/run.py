@@ -187,7 +187,8 @@ def check(torch, out, ref, out_dtype):
                 "rtol": rtol, "atol_over_rms": atol / rms if rms else 0.0}
 
 
-def child(directory: Path, name: str, mode: str, shapes, bench_shapes) -> dict:
+def child(directory: Path, name: str, mode: str, shapes, bench_shapes,
+          profile_shape=(8192, 8192, 8192)) -> dict:
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     rt = load_runtime()
@@ -218,8 +219,8 @@ def child(directory: Path, name: str, mode: str, shapes, bench_shapes) -> dict:
                   flush=True)
             ours.release()
             del a, b, c, ref
-    if mode == "profile":   # one 8192^3 product, launched twice (ncu profiles the second)
-        M = N = K = 8192
+    if mode == "profile":   # one product (default 8192^3), launched twice (ncu profiles the second)
+        M, N, K = profile_shape
         a = torch.randn(M, K, device="cuda", generator=g).to(torch.bfloat16)
         b = torch.randn(N, K, device="cuda", generator=g).to(torch.bfloat16)
         c = torch.empty((M, N), device="cuda", dtype=out_t)
@@ -450,6 +451,7 @@ def main() -> None:
     ap.add_argument("--shapes", default="", help="interleave: MxNxK,... (default 8192^3, 4096^3, "
                     "4096x14336x4096)")
     ap.add_argument("--rounds", type=int, default=9, help="interleave: rounds of 10 launches")
+    ap.add_argument("--shape", default="8192x8192x8192", help="--mode profile: MxNxK")
     ap.add_argument("--triton", action="store_true",
                     help="interleave: the Triton tutorial matmul in the round-robin too")
     args = ap.parse_args()
@@ -467,8 +469,9 @@ def main() -> None:
         print(TAG + json.dumps(baselines(BENCH_SHAPES, CHECK_SHAPES)), flush=True)
         return
     if args.child:
-        print(TAG + json.dumps(child(directory, args.child, args.mode, CHECK_SHAPES, BENCH_SHAPES)),
-              flush=True)
+        profile_shape = tuple(int(x) for x in args.shape.split("x"))
+        print(TAG + json.dumps(child(directory, args.child, args.mode, CHECK_SHAPES, BENCH_SHAPES,
+                                     profile_shape)), flush=True)
         return
 
     names = [c["name"] for c in json.loads((directory / "gemm.json").read_text())["configs"]]
