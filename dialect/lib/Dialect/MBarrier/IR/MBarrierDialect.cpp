@@ -1,6 +1,8 @@
 //===- MBarrierDialect.cpp - dialect registration ------------------------===//
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "VerifyHelpers.h"
 
 #include "mlir/IR/Builders.h"
