@@ -47,8 +47,9 @@ from mlir.dialects import llvm, nvvm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_parts import mma, softmax as sm  # noqa: E402
+from attention_parts.consumer import Rows, consumer  # noqa: E402
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
-from gemm import dynamic_smem, smem_address, smem_view, wgmma_descriptor  # noqa: E402
+from gemm import dynamic_smem, smem_view  # noqa: E402
 from gemm_parts.epilogue import smem_offset  # noqa: E402
 from mbarrier_dialect import lang  # noqa: E402
 from mbarrier_dialect.lang import Kernel, Pipeline, TMABar, if_else, if_then  # noqa: E402
@@ -67,9 +68,10 @@ class Config:
     block_n: int = 128      # kv rows per block
     stages: int = 2         # depth of the K ring and of the V ring
     pingpong: bool = False  # consumer warpgroups take turns at the GEMMs (named barriers)
+    overlap: bool = True    # FA3's intra-warpgroup overlap: softmax of j under the PV GEMM of j-1
 
     def __post_init__(self):
-        for name in ("causal", "pingpong"):
+        for name in ("causal", "pingpong", "overlap"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} is a bool (a build-time choice), got "
                                 f"{type(getattr(self, name)).__name__}")
@@ -125,7 +127,8 @@ class Config:
     def name(self) -> str:
         c = "_causal" if self.causal else ""
         p = "_pp" if self.pingpong else ""
-        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}")
+        o = "" if self.overlap else "_serial"
+        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}{o}")
 
 
 def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None = None,
@@ -194,10 +197,11 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                           bh, n_blocks)
         with role.otherwise():                     # ---- consumer warpgroups
             nvvm.SetMaxRegisterOp(cfg.consumer_regs, nvvm.SetMaxRegisterAction.increase)
-            cw = wg - 1
-            _consumer(k, cfg, q_full, q_smem, k_pipe.consumer(), v_pipe.consumer(),
-                      k_stages, v_stages, turns, cw, tid % 128, bh, q0, seq_len, n_full,
-                      n_blocks)
+            rows = Rows(k, cfg, k_stages, v_stages, turns, wg - 1, tid % 128, q0, seq_len)
+            m, l, o = consumer(rows, q_full, q_smem, k_pipe.consumer(), v_pipe.consumer(),
+                               n_full, n_blocks)
+            o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
+            _store(k, cfg, o_vals, lse, rows.rows, rows.lane, bh, seq_len)
     k.config = cfg  # type: ignore[attr-defined]
     return k
 
@@ -216,97 +220,6 @@ def _producer(k, cfg, kp, vp, k_stages, v_stages, bh, n_blocks) -> None:
             slot.commit(bytes=cfg.kv_bytes)
     kp.tail()                                      # every stage released before exit
     vp.tail()
-
-
-def _consumer(k, cfg, q_full, q_smem, kc, vc, k_stages, v_stages, turns, cw, wtid, bh, q0,
-              seq_len, n_full, n_blocks) -> None:
-    D, BM, BN = cfg.head_dim, cfg.block_m, cfg.block_n
-    warp, lane = wtid // 32, wtid % 32
-    leader = wtid == 0
-    rows = [q0 + cw * 64 + warp * 16 + lane // 4 + 8 * h for h in (0, 1)]
-    scale_log2 = k.param("scale_log2")
-    q_full.wait(0, 0)
-    q_addr = smem_address(q_smem) + cw * (64 * 128)   # this warpgroup's 64 rows of Q
-    o_ty = mma.acc_type(D)
-    s_ty = mma.acc_type(BN)
-    if turns is not None:
-        with if_then(cw == 0):
-            turns[0].arrive()                      # warpgroup 0 takes the first turn
-
-    def my_turn(fn):
-        """`fn()` (it issues wgmmas and returns their accumulator) in this
-        warpgroup's turn (pingpong: ``sync`` on its own turn barrier, the
-        MMAs, ``arrive`` on the other's), or plainly."""
-        if turns is None:
-            return fn()
-        side = if_else(cw == 0)
-        for me, branch in enumerate((side.then, side.otherwise)):
-            with branch():
-                turns[me].sync()
-                acc = fn()
-                turns[1 - me].arrive()
-                side.yield_(acc)
-        return side.results[0]
-
-    def block(j, masked, m, l, o):
-        ks = kc.wait()                             # K of block j landed
-        k_addr = smem_address(ks.stage_ptr(k_stages))
-
-        def qk():
-            nvvm.WgmmaFenceAlignedOp()
-            acc = llvm.mlir_zero(s_ty)
-            for kk in range(D // 16):
-                c, r = divmod(kk, 4)
-                acc = mma.wgmma_ss(acc, wgmma_descriptor(q_addr + c * BM * 128) + 2 * r,
-                                   wgmma_descriptor(k_addr + c * BN * 128) + 2 * r, BN,
-                                   zero=kk == 0)
-            nvvm.WgmmaGroupSyncAlignedOp()
-            return acc
-        s_acc = my_turn(qk)
-        nvvm.WgmmaWaitGroupSyncOp(0)
-        ks.release(pred=leader)
-        s = mma.unpack(s_acc, BN)
-        if masked:
-            col0 = j * BN
-            limit = [seq_len - col0, seq_len - col0]
-            if cfg.causal:
-                limit = [lang.select(r + 1 < seq_len, r + 1, seq_len) - col0 for r in rows]
-            s = sm.mask_scores(s, limit, lane)
-        p, m, l, rescale = sm.online_softmax(s, m, l, scale_log2)
-        o_vals = sm.rescale_output(mma.unpack(o, D), rescale)
-        frags = mma.a_fragments(p)
-        o_in = mma.pack(o_vals, o_ty)
-        vs = vc.wait()                             # V of block j landed
-        v_addr = smem_address(vs.stage_ptr(v_stages))
-
-        def pv():
-            nvvm.WgmmaFenceAlignedOp()
-            acc = o_in
-            for kk in range(BN // 16):             # 16 kv rows (2048 bytes) per step
-                acc = mma.wgmma_rs_tn(acc, frags[kk],
-                                      mma.mn_major_descriptor(v_addr + kk * 2048, BN * 128), D)
-            nvvm.WgmmaGroupSyncAlignedOp()
-            return acc
-        o = my_turn(pv)
-        nvvm.WgmmaWaitGroupSyncOp(0)
-        vs.release(pred=leader)
-        return m, l, o
-
-    ninf, zero = sm.fconst(float("-inf")), sm.fconst(0.0)
-    state = [ninf, ninf, zero, zero, llvm.mlir_zero(o_ty)]
-    for lo, hi, masked in ((0, n_full, False), (n_full, n_blocks, True)):
-        loop = lang.range(lo, hi, carry=[kc, vc, *state])
-        for j in loop:
-            _, _, m0, m1, l0, l1, o = loop.carry
-            m, l, o = block(j, masked, [m0, m1], [l0, l1], o)
-            loop.next(kc, vc, *m, *l, o)
-        state = loop.results[2:]
-    m, l, o = state[0:2], state[2:4], state[4]
-    if turns is not None:
-        with if_then(cw == 1):
-            turns[0].arrive()                      # balance warpgroup 0's first turn
-    o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
-    _store(k, cfg, o_vals, lse, rows, lane, bh, seq_len)
 
 
 def _store(k, cfg, o_vals, lse, rows, lane, bh, seq_len) -> None:
@@ -387,9 +300,11 @@ def main() -> None:
     parser.add_argument("--head-dim", type=int, default=128)
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--pingpong", action="store_true")
+    parser.add_argument("--serial", action="store_true", help="no intra-warpgroup overlap")
     parser.add_argument("-o", "--out-dir", default=".")
     args = parser.parse_args()
-    cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong)
+    cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
+                 overlap=not args.serial)
     compiled = build(cfg=cfg).compile()
     os.makedirs(args.out_dir, exist_ok=True)
     for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):

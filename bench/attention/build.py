@@ -21,23 +21,33 @@ import attention  # noqa: E402
 
 C = attention.Config
 CONFIGS = {
+    # FA3's intra-warpgroup overlap (the default of attention.Config), two
+    # consumer warpgroups of 64 rows, 128-row kv blocks, 2 stages per ring:
     "d128": C(head_dim=128),
-    "d128_causal": C(head_dim=128, causal=True),
     "d128_pp": C(head_dim=128, pingpong=True),
+    "d128_n176": C(head_dim=128, block_n=176),
+    "d128_n176_pp": C(head_dim=128, block_n=176, pingpong=True),
+    "d128_causal": C(head_dim=128, causal=True),
     "d128_causal_pp": C(head_dim=128, causal=True, pingpong=True),
     "d64": C(head_dim=64),
-    "d64_causal": C(head_dim=64, causal=True),
     "d64_pp": C(head_dim=64, pingpong=True),
     "d64_causal_pp": C(head_dim=64, causal=True, pingpong=True),
+    # three consumer warpgroups (192 query rows) at head dim 64:
     "d64_m192": C(head_dim=64, block_m=192),
     "d64_m192_causal": C(head_dim=64, block_m=192, causal=True),
+    # the serial schedule (no overlap), for the comparison:
+    "d128_serial": C(head_dim=128, overlap=False),
+    "d128_causal_serial": C(head_dim=128, causal=True, overlap=False),
 }
 
 # Exact checks (attention.exact_data: one-hot attention, O and lse bit for
 # bit): seq off the tile (a masked tail), several kv blocks, causal tiles.
 EXACT = [("d128", 2, 2, 300), ("d128_causal", 1, 2, 300), ("d128_pp", 1, 2, 300),
-         ("d128_causal_pp", 2, 1, 257), ("d64", 1, 3, 200), ("d64_causal", 2, 1, 257),
-         ("d64_m192", 1, 2, 300), ("d64_m192_causal", 1, 2, 400), ("d128", 1, 1, 1)]
+         ("d128_causal_pp", 2, 1, 257), ("d128_n176", 1, 2, 400), ("d128_n176_pp", 1, 1, 500),
+         ("d64", 1, 3, 200), ("d64_pp", 1, 2, 130), ("d64_causal_pp", 2, 1, 257),
+         ("d64_m192", 1, 2, 300), ("d64_m192_causal", 1, 2, 400),
+         ("d128_serial", 1, 2, 300), ("d128_causal_serial", 2, 1, 257), ("d128", 1, 1, 1),
+         ("d128_causal_pp", 1, 1, 129)]
 
 
 def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:

@@ -31,4 +31,4 @@ if [ -n "${SANITIZE:-}" ]; then
 fi
 
 echo "== run.py ${RUN_ARGS:-}"
-timeout ${RUN_TIMEOUT:-400} python3 $D/run.py $D --json "$OUT/attn.json" ${RUN_ARGS:-} 2>&1 | tee "$OUT/run.log"
+timeout ${RUN_TIMEOUT:-400} python3 $D/run.py $D --json "$OUT/attn.json" --exact-log "$OUT/exact.log" ${RUN_ARGS:-} 2>&1 | tee "$OUT/run.log"

@@ -244,6 +244,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small check shapes only")
     ap.add_argument("--seqs", default="")
     ap.add_argument("--json", default="")
+    ap.add_argument("--exact-log", default="", help="run_manifest.py's log: configs whose exact "
+                    "case did not PASS are skipped (a hang there would hang here)")
     args = ap.parse_args()
     directory = Path(args.dir)
     import torch
@@ -254,6 +256,15 @@ def main() -> None:
     cfgs = json.loads((directory / "attn.json").read_text())["configs"]
     if args.configs:
         cfgs = [c for c in cfgs if c["name"] in args.configs.split(",")]
+    if args.exact_log and Path(args.exact_log).is_file():
+        bad = set()
+        for line in Path(args.exact_log).read_text().splitlines():
+            words = line.split()             # "PASS  exact_<config>_<b>x<h>x<s> 0.26 ms"
+            if len(words) > 1 and words[1].startswith("exact_") and words[0] != "PASS":
+                bad.add(words[1][len("exact_"):].rsplit("_", 1)[0])
+        if bad:
+            print(f"skipping configs whose exact case failed: {sorted(bad)}")
+        cfgs = [c for c in cfgs if c["name"] not in bad]
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
               "checks": {}, "bench": []}
     ours = {}
