@@ -32,9 +32,17 @@ CONFIGS = {
     "d64": C(head_dim=64),
     "d64_pp": C(head_dim=64, pingpong=True),
     "d64_causal_pp": C(head_dim=64, causal=True, pingpong=True),
-    # three consumer warpgroups (192 query rows) at head dim 64:
+    # three stages per ring:
+    "d128_s3_pp": C(head_dim=128, stages=3, pingpong=True),
+    "d128_causal_s3_pp": C(head_dim=128, causal=True, stages=3, pingpong=True),
+    # three consumer warpgroups (192 query rows) at head dim 64, the turn
+    # going round the three with pingpong:
     "d64_m192": C(head_dim=64, block_m=192),
     "d64_m192_causal": C(head_dim=64, block_m=192, causal=True),
+    "d64_m192_pp": C(head_dim=64, block_m=192, pingpong=True),
+    "d64_m192_causal_pp": C(head_dim=64, block_m=192, causal=True, pingpong=True),
+    "d64_m192_s3_pp": C(head_dim=64, block_m=192, stages=3, pingpong=True),
+    "d64_m192_causal_s3_pp": C(head_dim=64, block_m=192, causal=True, stages=3, pingpong=True),
     # the serial schedule (no overlap), for the comparison:
     "d128_serial": C(head_dim=128, overlap=False),
     "d128_causal_serial": C(head_dim=128, causal=True, overlap=False),
@@ -47,7 +55,10 @@ EXACT = [("d128", 2, 2, 300), ("d128_causal", 1, 2, 300), ("d128_pp", 1, 2, 300)
          ("d64", 1, 3, 200), ("d64_pp", 1, 2, 130), ("d64_causal_pp", 2, 1, 257),
          ("d64_m192", 1, 2, 300), ("d64_m192_causal", 1, 2, 400),
          ("d128_serial", 1, 2, 300), ("d128_causal_serial", 2, 1, 257), ("d128", 1, 1, 1),
-         ("d128_causal_pp", 1, 1, 129)]
+         ("d128_causal_pp", 1, 1, 129), ("d128_s3_pp", 1, 2, 700),
+         ("d128_causal_s3_pp", 2, 1, 700), ("d64_m192_pp", 1, 2, 500),
+         ("d64_m192_causal_pp", 2, 1, 450), ("d64_m192_s3_pp", 1, 1, 1000),
+         ("d64_m192_causal_s3_pp", 1, 2, 1000)]
 
 
 def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:

@@ -17,9 +17,12 @@ With ``turns`` (``Config.pingpong``) the GEMMs a warpgroup issues in one
 step are issued in its turn: ``sync`` on its own named barrier, issue,
 ``arrive`` on the other warpgroup's (FA3's ``warp_scheduler_barrier``), so
 the two warpgroups' GEMMs alternate at the tensor cores and one's softmax
-runs under the other's GEMMs. Warpgroup 0 gets the first turn (it arrives
-on its own barrier once); warpgroup 1 arrives once more at the end, so
-every phase of both barriers completes.
+runs under the other's GEMMs. With three consumer warpgroups the turn goes
+round: g syncs on ``turns[g]`` and arrives on ``turns[(g + 1) % 3]``.
+Warpgroup 0 gets the first turn (it arrives on its own barrier once); the
+last warpgroup arrives on warpgroup 0's once more at the end, so every
+phase of every turn barrier completes (256 threads: the one that syncs and
+the one that hands over).
 """
 from __future__ import annotations
 
@@ -64,17 +67,28 @@ class Rows:
 
 def in_turn(r: Rows, fn):
     """`fn()` (it issues wgmmas and returns their accumulators, a list) in
-    this warpgroup's turn, or plainly without turns."""
+    this warpgroup's turn, or plainly without turns: warpgroup g syncs on
+    ``turns[g]``, issues, and hands the turn to ``turns[(g + 1) % n]``."""
     if r.turns is None:
         return fn()
-    side = if_else(r.cw == 0)
-    for me, branch in enumerate((side.then, side.otherwise)):
-        with branch():
-            r.turns[me].sync()
-            accs = fn()
-            r.turns[1 - me].arrive()
-            side.yield_(*accs)
-    return side.results
+    n = len(r.turns)
+
+    def turn(g):
+        r.turns[g].sync()
+        accs = fn()
+        r.turns[(g + 1) % n].arrive()
+        return accs
+
+    def level(g):                                  # warpgroup g, else the ones after it
+        if g == n - 1:
+            return turn(g)
+        side = if_else(r.cw == g)
+        with side.then():
+            side.yield_(*turn(g))
+        with side.otherwise():
+            side.yield_(*level(g + 1))
+        return side.results
+    return level(0)
 
 
 def issue_qk(r: Rows, k_addr) -> ir.Value:
@@ -214,6 +228,6 @@ def consumer(r: Rows, q_full, q_smem, kc, vc, n_full, n_blocks):
             r.turns[0].arrive()                    # warpgroup 0 takes the first turn
     m, l, o = (overlap if r.cfg.overlap else serial)(r, kc, vc, n_full, n_blocks)
     if r.turns is not None:
-        with if_then(r.cw == 1):
+        with if_then(r.cw == len(r.turns) - 1):
             r.turns[0].arrive()                    # complete warpgroup 0's last phase
     return m, l, o

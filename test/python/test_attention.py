@@ -26,6 +26,17 @@ def compiled(debug_waits=0, **kw):
     return c
 
 
+def test_serial_schedule_issues_each_gemm_in_both_loops():
+    ptx = compiled(head_dim=128, overlap=False).ptx
+    assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+"
+                          r"\{[^}]*\},\s*\{", ptx)) == 2 * 8            # RS: P from registers
+    assert "wgmma.wait_group.sync.aligned \t1" not in ptx                 # nothing overlaps
+
+
+def test_overlap_waits_for_s_while_the_pv_gemm_runs():
+    assert "wgmma.wait_group.sync.aligned \t1" in compiled(head_dim=128).ptx
+
+
 @pytest.mark.parametrize("head_dim,causal", [(128, False), (64, True)])
 def test_attention_ptx_has_both_wgmma_forms_and_the_pipes(head_dim, causal):
     c = compiled(head_dim=head_dim, causal=causal)
@@ -34,11 +45,13 @@ def test_attention_ptx_has_both_wgmma_forms_and_the_pipes(head_dim, causal):
     # S = Q K^T: head_dim / 16 SS steps of m64n128k16 (both K-major).
     ss = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{[^}]*\},\s*%rd",
                     ptx)
-    assert len(ss) == 2 * (head_dim // 16)          # the unmasked and the masked loop
+    # Issued at three places by the overlapped schedule: block 0, the
+    # unmasked loop and the masked loop (the PV GEMM: both loops and the last).
+    assert len(ss) == 3 * (head_dim // 16)
     # O += P V: 128 / 16 RS steps of m64n{head_dim}k16, A from registers, trans-b 1.
     rs = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{head_dim}k16\.f32\.bf16\.bf16"
                     r"\s+\{[^}]*\},\s*\{[^}]*\},\s*%rd\d+,\s*p,\s*1,\s*1,\s*1;", ptx)
-    assert len(rs) == 2 * 8
+    assert len(rs) == 3 * 8
     for needle in ("setmaxnreg.dec.sync.aligned.u32 \t24", "setmaxnreg.inc.sync.aligned.u32 \t240",
                    "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
                    "mbarrier.arrive.expect_tx.shared.b64", "ex2.approx.ftz.f32",
@@ -66,6 +79,14 @@ def test_three_consumer_warpgroups_at_head_dim_64():
     assert c.cubin
 
 
+def test_three_consumer_warpgroups_take_turns_round_the_ring():
+    k = attention.build(cfg=attention.Config(head_dim=64, block_m=192, pingpong=True))
+    text = str(k.module)
+    assert text.count("mbarrier.named_barrier @") == 3    # one turn barrier per consumer
+    c = compiled(head_dim=64, block_m=192, pingpong=True, causal=True)
+    assert re.search(r"bar\.sync\s+\S+,\s*256;", c.ptx) and c.cubin
+
+
 def test_debug_waits_bound_every_wait():
     c = compiled(head_dim=128, causal=True, debug_waits=1_000_000_000)
     assert "trap;" in c.ptx and "mbarrier.wait timed out at" in c.llvm
@@ -77,7 +98,6 @@ def test_debug_waits_bound_every_wait():
     (dict(block_n=100), "block_n is a multiple of 16"),
     (dict(stages=0), "stages is 1 to 4"),
     (dict(stages=4), "more than 227 KiB"),
-    (dict(head_dim=64, block_m=192, pingpong=True), "pingpong orders two"),
     (dict(head_dim=64, block_m=192, block_n=256, stages=1), "do not fit"),
 ])
 def test_bad_configs_are_refused(kw, message):
