@@ -47,7 +47,7 @@ from mlir.dialects import llvm, nvvm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_parts import mma, softmax as sm  # noqa: E402
-from attention_parts.consumer import Rows, consumer  # noqa: E402
+from attention_parts.consumer import Rows, by_warpgroup, consumer  # noqa: E402
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
 from gemm import dynamic_smem, smem_view  # noqa: E402
 from gemm_parts.epilogue import smem_offset  # noqa: E402
@@ -69,12 +69,19 @@ class Config:
     stages: int = 2         # depth of the K ring and of the V ring
     pingpong: bool = False  # consumer warpgroups take turns at the GEMMs (named barriers)
     overlap: bool = True    # FA3's intra-warpgroup overlap: softmax of j under the PV GEMM of j-1
+    # The O epilogue: "direct" stores each thread's bf16 pairs to global
+    # memory; "tma" writes the warpgroup's 64 rows into its (no longer read)
+    # rows of the Q tile, 128-byte swizzled, and one thread stores them with
+    # the TMA (64 x 64 boxes, clipped at seq).
+    epilogue: str = "direct"
 
     def __post_init__(self):
         for name in ("causal", "pingpong", "overlap"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} is a bool (a build-time choice), got "
                                 f"{type(getattr(self, name)).__name__}")
+        if self.epilogue not in ("direct", "tma"):
+            raise ValueError(f"epilogue is 'direct' or 'tma', got {self.epilogue!r}")
         if self.head_dim not in (64, 128):
             raise ValueError(f"head_dim is 64 or 128, got {self.head_dim}")
         if self.block_m not in (128, 192):
@@ -126,7 +133,8 @@ class Config:
         c = "_causal" if self.causal else ""
         p = "_pp" if self.pingpong else ""
         o = "" if self.overlap else "_serial"
-        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}{o}")
+        e = "_ts" if self.epilogue == "tma" else ""
+        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}{o}{e}")
 
 
 def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None = None,
@@ -145,14 +153,17 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
     with Kernel(name or cfg.name, block=cfg.threads, grid=grid(batch, heads, seq, BM),
                 chip="sm_90a",
                 params=[("q", "ptr"), ("k", "ptr"), ("v", "ptr")] * source_params +
-                [("tmap_q", "ptr"), ("tmap_k", "ptr"), ("tmap_v", "ptr"), ("o", "ptr"),
-                 ("lse", "ptr"), ("seq", "i32"), ("scale_log2", "f32")]) as k:
+                [("tmap_q", "ptr"), ("tmap_k", "ptr"), ("tmap_v", "ptr"), ("o", "ptr")] +
+                [("tmap_o", "ptr")] * (cfg.epilogue == "tma") +
+                [("lse", "ptr"), ("seq", "i32"), ("scale_log2", "f32")]) as k:
         pool = k.smem_pool()
         q_full = TMABar(pool, 1)                   # the Q tile landed (one phase)
         k_pipe = Pipeline(pool, S, kind="tma", consumers=cfg.consumers)
         v_pipe = Pipeline(pool, S, kind="tma", consumers=cfg.consumers)
         turns = ([k.named_barrier(threads=256) for _ in range(cfg.consumers)]
                  if cfg.pingpong else None)
+        meets = ([k.named_barrier(threads=128) for _ in range(cfg.consumers)]
+                 if cfg.epilogue == "tma" else None)
         pool.commit()
         base = dynamic_smem(k)
         q_smem = base                                          # chunks x [BM x 64] bf16
@@ -199,7 +210,11 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
             m, l, o = consumer(rows, q_full, q_smem, k_pipe.consumer(), v_pipe.consumer(),
                                n_full, n_blocks)
             o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
-            _store(k, cfg, o_vals, lse, rows.rows, rows.lane, bh, seq_len)
+            if cfg.epilogue == "tma":
+                _store_tma(k, cfg, o_vals, rows, q_smem, meets, bh)
+                _store_lse(k, lse, rows.rows, rows.lane, bh, seq_len)
+            else:
+                _store(k, cfg, o_vals, lse, rows.rows, rows.lane, bh, seq_len)
     k.config = cfg  # type: ignore[attr-defined]
     return k
 
@@ -237,8 +252,52 @@ def _store(k, cfg, o_vals, lse, rows, lane, bh, seq_len) -> None:
                 col = (lane % 4) * 2 + 8 * j8
                 v = mma.bf16x2(o_vals[4 * j8 + 2 * h], o_vals[4 * j8 + 2 * h + 1])
                 llvm.StoreOp(v, k.element_ptr(row_ptr, col, bf16), alignment=4)
-            with if_then(lane % 4 == 0):
-                llvm.StoreOp(lse[h], k.element_ptr(k.param("lse"), grow, f32), alignment=4)
+    _store_lse(k, lse, rows, lane, bh, seq_len)
+
+
+def _store_lse(k, lse, rows, lane, bh, seq_len) -> None:
+    """lse of this thread's two rows below seq, by lane l % 4 == 0."""
+    from mlir import ir
+    f32 = ir.F32Type.get()
+    base_row = bh.to("i64") * seq_len.to("i64")
+    for h in (0, 1):
+        with if_then((rows[h] < seq_len) & (lane % 4 == 0)):
+            llvm.StoreOp(lse[h], k.element_ptr(k.param("lse"), base_row + rows[h].to("i64"), f32),
+                         alignment=4)
+
+
+def _store_tma(k, cfg, o_vals, r, q_smem, meets, bh) -> None:
+    """O through the TMA store: this warpgroup's 64 rows of the Q tile are
+    free (its last S = Q K^T completed before the last softmax), so each
+    thread writes its bf16 pairs there in the 128-byte swizzled layout of a
+    (1, 64, 64) box (16-byte chunk c of row rr at chunk c ^ (rr % 8); rr %
+    8 is lane / 4), fences them for the async proxy, the warpgroup meets
+    (its own named barrier of 128), and its thread 0 stores the head dim's
+    64-column chunks, commits them as one bulk group and waits until they
+    were read (``wait_group.read 0``) before the CTA may exit."""
+    D, BM = cfg.head_dim, cfg.block_m
+    lane, warp = r.lane, r.wtid // 32
+    swz = lane // 4
+    mine = [smem_offset(q_smem, r.cw * (64 * 128))]
+    for h in (0, 1):
+        rr = warp * 16 + swz + 8 * h
+        for j8 in range(D // 8):
+            c, jj = divmod(j8, 8)
+            v = mma.bf16x2(o_vals[4 * j8 + 2 * h], o_vals[4 * j8 + 2 * h + 1])
+            offset = c * BM * 128 + rr * 128 + (swz ^ jj) * 16 + (lane % 4) * 4
+            llvm.StoreOp(v, smem_offset(mine[0], offset), alignment=4)
+    lang.fence_proxy_async()                       # my writes, before the async proxy reads
+
+    def meet(g):
+        meets[g].sync()
+        return []
+    by_warpgroup(r.cw, cfg.consumers, meet)
+    with if_then(r.wtid == 0):
+        for c in range(D // CHUNK):
+            lang.cp_async_bulk_tensor_store(smem_offset(mine[0], c * BM * 128), k.param("tmap_o"),
+                                            [bh, r.q0 + r.cw * 64, c * CHUNK])
+        lang.bulk_commit_group()
+        lang.bulk_wait_group_read(0)               # the tile was read: the CTA may exit
 
 
 def exact_data(batch: int, heads: int, seq: int, head_dim: int, causal: bool, seed=None):
@@ -287,8 +346,10 @@ def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = No
             for n, rows in (("q", cfg.block_m), ("k", cfg.block_n), ("v", cfg.block_n))]
     return manifest.Case(
         k, [manifest.buffer(n, bits[n]) for n in ("q", "k", "v")] + maps +
-        [manifest.buffer("o", fill=0xFFFF, shape=list(o.shape), dtype="uint16"),
-         manifest.buffer("lse", fill=-1, shape=list(lse.shape), dtype="float32"),
+        [manifest.buffer("o", fill=0xFFFF, shape=list(o.shape), dtype="uint16")] +
+        [manifest.tensormap("o", shape, (1, 64, CHUNK), dtype="uint16", swizzle="128B")]
+        * (cfg.epilogue == "tma") +
+        [manifest.buffer("lse", fill=-1, shape=list(lse.shape), dtype="float32"),
          manifest.scalar(seq), manifest.scalar(4.0, "float32")],
         {"o": to_bf16_bits(o), "lse": lse}, inputs=bits, shared_mem=cfg.smem_bytes)
 
@@ -299,12 +360,13 @@ def main() -> None:
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--pingpong", action="store_true")
     parser.add_argument("--serial", action="store_true", help="no intra-warpgroup overlap")
+    parser.add_argument("--epilogue", default="direct", help="direct or tma")
     parser.add_argument("-o", "--out-dir", default=".")
     parser.add_argument("--run", action="store_true",
                         help="launch it on the exact one-hot case (2 x 2 x 300) and check")
     args = parser.parse_args()
     cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
-                 overlap=not args.serial)
+                 overlap=not args.serial, epilogue=args.epilogue)
     compiled = build(cfg=cfg).compile()
     os.makedirs(args.out_dir, exist_ok=True)
     for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
@@ -330,9 +392,11 @@ def run_exact(cfg: Config, cubin: bytes, batch: int = 2, heads: int = 2, seq: in
             for b, rows in zip(bufs, (cfg.block_m, cfg.block_n, cfg.block_n))]
     d_o = rt.DeviceBuffer.empty(o.shape, np.uint16)
     d_lse = rt.DeviceBuffer.empty(lse.shape, np.float32)
+    o_map = ([rt.encode_tensor_map_tiled(d_o, "bfloat16", shape, (1, 64, CHUNK), swizzle="128B")]
+             if cfg.epilogue == "tma" else [])
     with rt.Module.load(cubin) as mod:
         rt.launch(mod.function(cfg.name), grid(batch, heads, seq, cfg.block_m), cfg.threads,
-                  [*maps, d_o, d_lse, np.int32(seq), np.float32(4.0)],
+                  [*maps, d_o, *o_map, d_lse, np.int32(seq), np.float32(4.0)],
                   shared_mem=cfg.smem_bytes)
     ok_o = (d_o.to_numpy() == to_bf16_bits(o)).all()
     ok_lse = (d_lse.to_numpy() == lse).all()

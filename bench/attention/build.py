@@ -43,6 +43,12 @@ CONFIGS = {
     "d64_m192_causal_pp": C(head_dim=64, block_m=192, causal=True, pingpong=True),
     "d64_m192_s3_pp": C(head_dim=64, block_m=192, stages=3, pingpong=True),
     "d64_m192_causal_s3_pp": C(head_dim=64, block_m=192, causal=True, stages=3, pingpong=True),
+    # the O epilogue through the TMA store:
+    "d128_pp_ts": C(head_dim=128, pingpong=True, epilogue="tma"),
+    "d128_causal_pp_ts": C(head_dim=128, causal=True, pingpong=True, epilogue="tma"),
+    "d64_m192_pp_ts": C(head_dim=64, block_m=192, pingpong=True, epilogue="tma"),
+    "d64_m192_causal_pp_ts": C(head_dim=64, block_m=192, causal=True, pingpong=True,
+                               epilogue="tma"),
     # the serial schedule (no overlap), for the comparison:
     "d128_serial": C(head_dim=128, overlap=False),
     "d128_causal_serial": C(head_dim=128, causal=True, overlap=False),
@@ -58,7 +64,9 @@ EXACT = [("d128", 2, 2, 300), ("d128_causal", 1, 2, 300), ("d128_pp", 1, 2, 300)
          ("d128_causal_pp", 1, 1, 129), ("d128_s3_pp", 1, 2, 700),
          ("d128_causal_s3_pp", 2, 1, 700), ("d64_m192_pp", 1, 2, 500),
          ("d64_m192_causal_pp", 2, 1, 450), ("d64_m192_s3_pp", 1, 1, 1000),
-         ("d64_m192_causal_s3_pp", 1, 2, 1000)]
+         ("d64_m192_causal_s3_pp", 1, 2, 1000), ("d128_pp_ts", 2, 2, 300),
+         ("d128_causal_pp_ts", 2, 1, 257), ("d64_m192_pp_ts", 1, 2, 500),
+         ("d64_m192_causal_pp_ts", 2, 1, 450), ("d128_pp_ts", 1, 1, 1)]
 
 
 def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
@@ -78,7 +86,7 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
         rows.append({"name": name, "cubin": f"{name}.cubin", "entry": cfg.name,
                      "head_dim": cfg.head_dim, "causal": cfg.causal, "block_m": cfg.block_m,
                      "block_n": cfg.block_n, "stages": cfg.stages, "pingpong": cfg.pingpong,
-                     "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
+                     "epilogue": cfg.epilogue, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
                      "debug_waits": debug_waits, "checker_warnings": len(compiled.warnings)})
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
     cases = []

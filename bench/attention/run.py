@@ -81,7 +81,12 @@ class Ours:
         self.maps += maps
         do = rt.DeviceBuffer(o.data_ptr(), tuple(o.shape), bf)
         dl = rt.DeviceBuffer(lse.data_ptr(), tuple(lse.shape), np.dtype(np.float32))
-        args = [*maps, do, dl, np.int32(s), np.float32(scale * math.log2(math.e))]
+        o_map = []
+        if cfg.get("epilogue") == "tma":
+            o_map = [rt.encode_tensor_map_tiled(do, "bfloat16", (b * h, s, d), (1, 64, 64),
+                                                swizzle="128B")]
+            self.maps += o_map
+        args = [*maps, do, *o_map, dl, np.int32(s), np.float32(scale * math.log2(math.e))]
         grid = self.shapes.grid(b, h, s, cfg["block_m"])
         rt.validate_launch_shape(grid, cfg["threads"], None)
         params, keep = rt._pack_args(args)

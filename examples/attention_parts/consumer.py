@@ -65,6 +65,21 @@ class Rows:
         return [self.q0 + self.cw * 64 + warp * 16 + self.lane // 4 + 8 * h for h in (0, 1)]
 
 
+def by_warpgroup(cw, n: int, fn):
+    """`fn(g)` in consumer warpgroup g (0 .. n-1, `cw` a value): an if/else
+    chain whose branches yield what `fn` returns (a list of values)."""
+    def level(g):                                  # warpgroup g, else the ones after it
+        if g == n - 1:
+            return fn(g)
+        side = if_else(cw == g)
+        with side.then():
+            side.yield_(*fn(g))
+        with side.otherwise():
+            side.yield_(*level(g + 1))
+        return side.results
+    return level(0)
+
+
 def in_turn(r: Rows, fn):
     """`fn()` (it issues wgmmas and returns their accumulators, a list) in
     this warpgroup's turn, or plainly without turns: warpgroup g syncs on
@@ -78,17 +93,7 @@ def in_turn(r: Rows, fn):
         accs = fn()
         r.turns[(g + 1) % n].arrive()
         return accs
-
-    def level(g):                                  # warpgroup g, else the ones after it
-        if g == n - 1:
-            return turn(g)
-        side = if_else(r.cw == g)
-        with side.then():
-            side.yield_(*turn(g))
-        with side.otherwise():
-            side.yield_(*level(g + 1))
-        return side.results
-    return level(0)
+    return by_warpgroup(r.cw, n, turn)
 
 
 def issue_qk(r: Rows, k_addr) -> ir.Value:

@@ -87,6 +87,18 @@ def test_three_consumer_warpgroups_take_turns_round_the_ring():
     assert re.search(r"bar\.sync\s+\S+,\s*256;", c.ptx) and c.cubin
 
 
+def test_tma_store_epilogue_reuses_the_q_tile():
+    c = compiled(head_dim=128, causal=True, pingpong=True, epilogue="tma")
+    ptx = c.ptx
+    # two 64-column boxes per warpgroup, one bulk group, drained before exit
+    assert ptx.count("cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group") == 2
+    assert "fence.proxy.async.shared::cta" in ptx and "cp.async.bulk.commit_group" in ptx
+    assert "cp.async.bulk.wait_group.read \t0" in ptx
+    assert re.search(r"bar\.sync\s+\S+,\s*128;", ptx)         # the warpgroup meets
+    with pytest.raises(ValueError, match="epilogue is 'direct' or 'tma'"):
+        attention.Config(epilogue="smem")
+
+
 def test_debug_waits_bound_every_wait():
     c = compiled(head_dim=128, causal=True, debug_waits=1_000_000_000)
     assert "trap;" in c.ptx and "mbarrier.wait timed out at" in c.llvm
