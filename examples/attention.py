@@ -3,7 +3,8 @@
 
     O = softmax(Q K^T * scale) V,   lse = log sum_j exp(Q K^T * scale)
 
-    python examples/attention.py [--head-dim 128] [--causal] [-o OUT_DIR]
+    python examples/attention.py [--head-dim 128] [--causal] [--pingpong] [--serial]
+                                 [--epilogue tma] [-o OUT_DIR] [--run]
 
 Q, K, V, O are [batch, heads, seq, head_dim] bf16 (contiguous; the TMA maps
 see them as [batch*heads, seq, head_dim]), lse [batch, heads, seq] f32;
@@ -27,14 +28,21 @@ The CTA is 1 + BM/64 warpgroups:
   through ``imm-trans-b``; attention_parts/mma.py says why inline PTX for
   this one MMA), release V. Thread 0 of the warpgroup releases, after the
   warpgroup's ``wgmma.wait_group`` (its MMAs that read the stage are done).
+  ``overlap=True`` (the default, FA3's intra-warpgroup overlap) issues S of
+  block j together with P V of block j-1 and runs the softmax of j under
+  that PV GEMM (attention_parts/consumer.py has both schedules).
 * ``pingpong=True``: FA3's warp scheduler. The consumer warpgroups take
   turns at the tensor cores with named barriers (``k.named_barrier``, one
   per consumer warpgroup: ``sync(own)`` before the GEMMs of a step,
   ``arrive(next)`` after they were issued; warpgroup 0 gets the first
   turn), so that one warpgroup's softmax runs while another's GEMMs do.
-* The epilogue: O / l to bf16 and stored (each thread its pairs of
-  columns), the log-sum-exp by one lane per row; rows past seq are not
-  stored.
+* The epilogue: O / l in bf16 and the log-sum-exp (by one lane per row);
+  rows past seq are not stored. ``epilogue="direct"`` stores each thread's
+  pairs of columns; ``epilogue="tma"`` writes the warpgroup's rows into its
+  (no longer read) rows of the Q tile and stores them with the TMA.
+
+docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
+through the protocol; bench/attention/ measures it against torch.
 """
 from __future__ import annotations
 
@@ -138,7 +146,8 @@ class Config:
 
 
 def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None = None,
-          name: str | None = None, source_params: bool = False, **overrides) -> Kernel:
+          name: str | None = None, source_params: bool = False, first_turn: bool = True,
+          **overrides) -> Kernel:
     """The kernel ``attn(tmap_q, tmap_k, tmap_v, o, lse, seq, scale_log2)``;
     its declared grid covers batch x heads x seq (launch with
     ``grid(batch, heads, seq, cfg.block_m)`` CTAs for other shapes). The
@@ -146,7 +155,8 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
     (1, block_m, 64) for Q and (1, block_n, 64) for K and V, 128-byte
     swizzle. `source_params` adds three leading, unused ``q``, ``k``,
     ``v`` pointers: a manifest names the buffer of a tensor map as an
-    argument before it."""
+    argument before it. `first_turn=False` (pingpong only) builds the hang
+    without warpgroup 0's first turn, for the checker's test."""
     cfg = dataclasses.replace(cfg or Config(), **overrides)
     D, BM, BN, S = cfg.head_dim, cfg.block_m, cfg.block_n, cfg.stages
     chunks = D // CHUNK
@@ -208,7 +218,7 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
             nvvm.SetMaxRegisterOp(cfg.consumer_regs, nvvm.SetMaxRegisterAction.increase)
             rows = Rows(k, cfg, k_stages, v_stages, turns, wg - 1, tid % 128, q0, seq_len)
             m, l, o = consumer(rows, q_full, q_smem, k_pipe.consumer(), v_pipe.consumer(),
-                               n_full, n_blocks)
+                               n_full, n_blocks, first_turn)
             o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
             if cfg.epilogue == "tma":
                 _store_tma(k, cfg, o_vals, rows, q_smem, meets, bh)
@@ -241,7 +251,6 @@ def _store(k, cfg, o_vals, lse, rows, lane, bh, seq_len) -> None:
     from mlir import ir
     D = cfg.head_dim
     bf16 = ir.BF16Type.get()
-    f32 = ir.F32Type.get()
     base_row = bh.to("i64") * seq_len.to("i64")
     for h in (0, 1):
         r = rows[h]

@@ -25,13 +25,13 @@ from mlir.dialects import arith, llvm, nvvm, vector
 
 from mbarrier_dialect import lang
 
-#: A 128-byte swizzled, MN-major operand: the 8-row x 128-byte atom holds 64
-#: MN elements (bf16) x 8 K rows; the leading byte offset is the stride of
-#: the next 64 MN elements (the next 64-column chunk of the tile), the stride
-#: byte offset that of the next 8 K rows (1024 bytes), layout type 1 (128B).
 def mn_major_descriptor(addr: lang.Value, chunk_bytes: int) -> lang.Value:
     """The descriptor of a 128-byte swizzled MN-major tile at shared address
-    `addr` (i32): 64-element column chunks `chunk_bytes` apart."""
+    `addr` (i32): 64-element column chunks `chunk_bytes` apart. The 8-row x
+    128-byte swizzle atom holds 64 MN elements (bf16) x 8 K rows; the
+    leading byte offset is the stride of the next 64 MN elements (the next
+    64-column chunk of the tile), the stride byte offset that of the next 8
+    K rows (1024 bytes), layout type 1 (128B) in bits 62-63."""
     hi = ((chunk_bytes >> 4) << 16) | ((1024 >> 4) << 32) | (1 << 62)
     return ((addr >> 4) & 0x3FFF).to("i64") | lang.const(hi, "i64")
 

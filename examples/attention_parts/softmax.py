@@ -69,14 +69,12 @@ def tree(op, vals):
 
 def quad(op, v):
     """`op` over the four lanes of a row (``shfl.sync.bfly`` 1, 2)."""
-    i32 = ir.IntegerType.get_signless(32)
     mask = lang.const(-1)
     clamp = lang.const(0x1F)
     for off in (1, 2):
         other = nvvm.ShflOp(f32(), mask, v, lang.const(off), clamp,
                             nvvm.ShflKind.bfly).res
         v = op(v, other)
-    del i32
     return v
 
 
