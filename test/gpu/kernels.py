@@ -28,7 +28,7 @@ from named_pingpong import named_pingpong  # noqa: E402 (test/gpu is on the path
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 # The Python examples, each in the suite through its case().
 EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy",
-                   "tma_pipeline", "gemm")
+                   "tma_pipeline", "gemm", "attention")
 
 
 def example(name: str):
@@ -377,6 +377,18 @@ def gemm_pingpong_example() -> Case:
     return module.case(520, 651, 200, cfg, seed=7, name="gemm_pingpong_exact", sms=4)
 
 
+def attention_example(causal: bool = False, pingpong: bool = False) -> Case:
+    """examples/attention.py (Q through a TMABar, K and V as two
+    lang.Pipeline rings, two consumer warpgroups, the overlapped schedule):
+    one-hot attention (attention.exact_data) at head dim 128 over 300 keys
+    (two full kv blocks and a masked tail), O and lse checked bit for bit;
+    `causal` with the causal mask, `pingpong` with the named-barrier turns."""
+    module = example("attention")
+    cfg = module.Config(head_dim=128, causal=causal, pingpong=pingpong)
+    name = "attention_d128" + "_causal" * causal + "_pp" * pingpong + "_exact"
+    return module.case(2, 1, 300, cfg, seed=7, name=name)
+
+
 def tma_pipeline_rowcol(depth: int = 4, warps: int = 2, tiles: int = 48,
                         clusters: int = 1) -> Case:
     """A 2 x 2 cluster pipe with ``multicast="rowcol"`` (CUTLASS's GEMM
@@ -512,7 +524,8 @@ SUITES = {
              lambda: producer_consumer_example(4), cluster_ring_example, bulk_copy_example,
              tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example, named_pingpong]
             + PIPES
-            + [lambda: gemm_example(1), lambda: gemm_example(2), gemm_pingpong_example],
+            + [lambda: gemm_example(1), lambda: gemm_example(2), gemm_pingpong_example,
+               attention_example, lambda: attention_example(causal=True, pingpong=True)],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
                  lambda: operators(512), first_example,
@@ -521,7 +534,8 @@ SUITES = {
                  lambda: cluster_ring_example(64), bulk_copy_example,
                  lambda: tma_pipeline(1, 4, 2, tiles=16), lambda: tma_pipeline(2, 4, 2, tiles=16),
                  lambda: tma_pipeline(4, 2, 1, tiles=16), lambda: tma_pipeline(1, 8, 1, tiles=24),
-                 lambda: gemm_example(2), lambda: named_pingpong(100)],
+                 lambda: gemm_example(2), lambda: named_pingpong(100),
+                 lambda: attention_example(causal=True, pingpong=True)],
     # The stress shapes (every SM, clusters of 2/4/8) at counts compute-sanitizer can take.
     "stress-sanitize": [lambda: tma_pipeline(2, 4, 2, tiles=8, clusters=66),
                         lambda: tma_pipeline(4, 4, 2, tiles=8, clusters=33),

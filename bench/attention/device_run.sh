@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The attention benchmark on the GPU machine, in one call. Build first, here:
+#   python bench/attention/build.py .gpu/attn     (copies run.py, runtime.py, shapes.py, this file)
+# then, through the device tool with carry [".gpu/attn"]:  bash .gpu/attn/device_run.sh
+# Logs go to $OUT. Steps (each can be narrowed):
+#   the exact manifest (test/gpu/run_manifest.py: O and lse bit for bit);
+#   SANITIZE=name,... : memcheck, racecheck, synccheck on those exact kernels;
+#   run.py $RUN_ARGS (default: every check, then the interleaved timing).
+set -u
+OUT=${OUT:-/tmp/attn-out}
+D=.gpu/attn
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
+python3 -c "import torch; print('torch', torch.__version__)" | tee -a "$OUT/device.txt"
+
+echo "== exact manifest"
+timeout 90 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
+
+if [ -n "${SANITIZE:-}" ]; then
+  : > "$OUT/sanitize.log"
+  for name in ${SANITIZE//,/ }; do
+    for tool in memcheck racecheck synccheck; do
+      echo "-- $tool $name" >> "$OUT/sanitize.log"
+      timeout ${SANITIZE_TIMEOUT:-40} compute-sanitizer --tool $tool --print-limit 20 \
+        python3 test/gpu/run_manifest.py $D/exact --only "$name" >> "$OUT/sanitize.log" 2>&1
+      echo "$tool $name exit $?" >> "$OUT/sanitize.log"
+    done
+  done
+  grep -E "SUMMARY|exit|^(PASS|FAIL|ERROR|HANG)" "$OUT/sanitize.log"
+fi
+
+echo "== run.py ${RUN_ARGS:-}"
+timeout ${RUN_TIMEOUT:-400} python3 $D/run.py $D --json "$OUT/attn.json" --exact-log "$OUT/exact.log" ${RUN_ARGS:-} 2>&1 | tee "$OUT/run.log"

@@ -1,0 +1,418 @@
+"""A warp-specialized FlashAttention-style forward kernel for the H200
+(sm_90a), every barrier of it an mbarrier-dialect op.
+
+    O = softmax(Q K^T * scale) V,   lse = log sum_j exp(Q K^T * scale)
+
+    python examples/attention.py [--head-dim 128] [--causal] [--pingpong] [--serial]
+                                 [--epilogue tma] [-o OUT_DIR] [--run]
+
+Q, K, V, O are [batch, heads, seq, head_dim] bf16 (contiguous; the TMA maps
+see them as [batch*heads, seq, head_dim]), lse [batch, heads, seq] f32;
+accumulation and softmax statistics in f32 (online softmax in log2 units,
+``ex2.approx``). seq is a kernel parameter: the tail tile reads zeros (TMA
+out-of-bounds fill), its scores are masked to -inf, its rows are not stored.
+One CTA per (query tile of BM rows, batch x head); heavy causal tiles first.
+
+The CTA is 1 + BM/64 warpgroups:
+
+* warpgroup 0, the **producer** (``setmaxnreg.dec 24``): one thread loads
+  the Q tile once (a ``TMABar``: ``arrive.expect_tx`` + the copies), then
+  for each kv block acquires a stage of the K ring and of the V ring
+  (two ``lang.Pipeline``\\ s: separate rings, as FA3's ``pipeline_k`` and
+  ``pipeline_v``), starts the TMA copies into it and commits it with the
+  bytes; ``tail()`` on both before it exits.
+* warpgroups 1.., the **consumers** (``setmaxnreg.inc``), 64 query rows
+  each: wait for Q; per kv block wait for K (``consumer.wait()``), S = Q K^T
+  (SS wgmma, both K-major, 128-byte swizzle), release K, mask, online
+  softmax, wait for V, O += P V (RS wgmma: P from registers, V MN-major
+  through ``imm-trans-b``; attention_parts/mma.py says why inline PTX for
+  this one MMA), release V. Thread 0 of the warpgroup releases, after the
+  warpgroup's ``wgmma.wait_group`` (its MMAs that read the stage are done).
+  ``overlap=True`` (the default, FA3's intra-warpgroup overlap) issues S of
+  block j together with P V of block j-1 and runs the softmax of j under
+  that PV GEMM (attention_parts/consumer.py has both schedules).
+* ``pingpong=True``: FA3's warp scheduler. The consumer warpgroups take
+  turns at the tensor cores with named barriers (``k.named_barrier``, one
+  per consumer warpgroup: ``sync(own)`` before the GEMMs of a step,
+  ``arrive(next)`` after they were issued; warpgroup 0 gets the first
+  turn), so that one warpgroup's softmax runs while another's GEMMs do.
+* The epilogue: O / l in bf16 and the log-sum-exp (by one lane per row);
+  rows past seq are not stored. ``epilogue="direct"`` stores each thread's
+  pairs of columns; ``epilogue="tma"`` writes the warpgroup's rows into its
+  (no longer read) rows of the Q tile and stores them with the TMA.
+
+docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
+through the protocol; bench/attention/ measures it against torch.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+
+from mlir.dialects import llvm, nvvm
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from attention_parts import mma, softmax as sm  # noqa: E402
+from attention_parts.consumer import Rows, by_warpgroup, consumer  # noqa: E402
+from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
+from gemm import dynamic_smem, smem_view  # noqa: E402
+from gemm_parts.epilogue import smem_offset  # noqa: E402
+from mbarrier_dialect import lang  # noqa: E402
+from mbarrier_dialect.lang import Kernel, Pipeline, TMABar, if_else, if_then  # noqa: E402
+from mbarrier_dialect.lang.pipeline import StageBuffer  # noqa: E402
+
+CHUNK = 64                  # head-dim columns per TMA box / swizzle atom (128 bytes of bf16)
+PRODUCER_REGS = 24
+SWIZZLE_ALIGN = 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    head_dim: int = 128     # 64 or 128
+    causal: bool = False
+    block_m: int = 128      # query rows per CTA: 64 per consumer warpgroup (128 or 192)
+    block_n: int = 128      # kv rows per block
+    stages: int = 2         # depth of the K ring and of the V ring
+    pingpong: bool = False  # consumer warpgroups take turns at the GEMMs (named barriers)
+    overlap: bool = True    # FA3's intra-warpgroup overlap: softmax of j under the PV GEMM of j-1
+    # The O epilogue: "direct" stores each thread's bf16 pairs to global
+    # memory; "tma" writes the warpgroup's 64 rows into its (no longer read)
+    # rows of the Q tile, 128-byte swizzled, and one thread stores them with
+    # the TMA (64 x 64 boxes, clipped at seq).
+    epilogue: str = "direct"
+
+    def __post_init__(self):
+        for name in ("causal", "pingpong", "overlap"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} is a bool (a build-time choice), got "
+                                f"{type(getattr(self, name)).__name__}")
+        if self.epilogue not in ("direct", "tma"):
+            raise ValueError(f"epilogue is 'direct' or 'tma', got {self.epilogue!r}")
+        if self.head_dim not in (64, 128):
+            raise ValueError(f"head_dim is 64 or 128, got {self.head_dim}")
+        if self.block_m not in (128, 192):
+            raise ValueError(f"block_m is 128 or 192 (two or three consumer warpgroups), "
+                             f"got {self.block_m}")
+        if self.block_n % 16 or not 16 <= self.block_n <= 256:
+            raise ValueError(f"block_n is a multiple of 16 up to 256, got {self.block_n}")
+        if self.causal and self.block_n > self.block_m:
+            raise ValueError("causal takes block_n <= block_m")
+        if isinstance(self.stages, bool) or not isinstance(self.stages, int) \
+                or not 1 <= self.stages <= 4:
+            raise ValueError(f"stages is 1 to 4, got {self.stages!r}")
+        if self.smem_bytes > 227 * 1024:
+            raise ValueError(f"{self.stages} stages of {self.block_n}x{self.head_dim} K and V "
+                             f"need {self.smem_bytes} bytes of shared memory, more than 227 KiB")
+        # registers: 65536 per SM, the producer warpgroup's 24 per thread first;
+        # a consumer holds S (block_n/2), O (head_dim/2), P (block_n/4) and ~32 more.
+        if self.consumer_regs < self.block_n // 2 + self.head_dim // 2 + self.block_n // 4 + 32:
+            raise ValueError(f"S, P and O of a {self.block_m}x{self.block_n} block at head dim "
+                             f"{self.head_dim} do not fit {self.consumer_regs} registers")
+
+    @property
+    def consumers(self) -> int:
+        return self.block_m // 64
+
+    @property
+    def threads(self) -> int:
+        return 128 * (1 + self.consumers)
+
+    @property
+    def consumer_regs(self) -> int:
+        """setmaxnreg of a consumer warpgroup: a multiple of 8 up to 240."""
+        return min(240, (65536 // 128 - PRODUCER_REGS) // self.consumers // 8 * 8)
+
+    @property
+    def q_bytes(self) -> int:
+        return self.block_m * self.head_dim * 2
+
+    @property
+    def kv_bytes(self) -> int:       # one stage of K (or V)
+        return self.block_n * self.head_dim * 2
+
+    @property
+    def smem_bytes(self) -> int:     # dynamic shared memory to launch with
+        return self.q_bytes + 2 * self.stages * self.kv_bytes + SWIZZLE_ALIGN
+
+    @property
+    def name(self) -> str:
+        c = "_causal" if self.causal else ""
+        p = "_pp" if self.pingpong else ""
+        o = "" if self.overlap else "_serial"
+        e = "_ts" if self.epilogue == "tma" else ""
+        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}{o}{e}")
+
+
+def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None = None,
+          name: str | None = None, source_params: bool = False, first_turn: bool = True,
+          **overrides) -> Kernel:
+    """The kernel ``attn(tmap_q, tmap_k, tmap_v, o, lse, seq, scale_log2)``;
+    its declared grid covers batch x heads x seq (launch with
+    ``grid(batch, heads, seq, cfg.block_m)`` CTAs for other shapes). The
+    tensor maps describe [batch*heads, seq, head_dim] bf16 with boxes
+    (1, block_m, 64) for Q and (1, block_n, 64) for K and V, 128-byte
+    swizzle. `source_params` adds three leading, unused ``q``, ``k``,
+    ``v`` pointers: a manifest names the buffer of a tensor map as an
+    argument before it. `first_turn=False` (pingpong only) builds the hang
+    without warpgroup 0's first turn, for the checker's test."""
+    cfg = dataclasses.replace(cfg or Config(), **overrides)
+    D, BM, BN, S = cfg.head_dim, cfg.block_m, cfg.block_n, cfg.stages
+    chunks = D // CHUNK
+    with Kernel(name or cfg.name, block=cfg.threads, grid=grid(batch, heads, seq, BM),
+                chip="sm_90a",
+                params=[("q", "ptr"), ("k", "ptr"), ("v", "ptr")] * source_params +
+                [("tmap_q", "ptr"), ("tmap_k", "ptr"), ("tmap_v", "ptr"), ("o", "ptr")] +
+                [("tmap_o", "ptr")] * (cfg.epilogue == "tma") +
+                [("lse", "ptr"), ("seq", "i32"), ("scale_log2", "f32")]) as k:
+        pool = k.smem_pool()
+        q_full = TMABar(pool, 1)                   # the Q tile landed (one phase)
+        k_pipe = Pipeline(pool, S, kind="tma", consumers=cfg.consumers)
+        v_pipe = Pipeline(pool, S, kind="tma", consumers=cfg.consumers)
+        turns = ([k.named_barrier(threads=256) for _ in range(cfg.consumers)]
+                 if cfg.pingpong else None)
+        meets = ([k.named_barrier(threads=128) for _ in range(cfg.consumers)]
+                 if cfg.epilogue == "tma" else None)
+        pool.commit()
+        base = dynamic_smem(k)
+        q_smem = base                                          # chunks x [BM x 64] bf16
+        k_stages = StageBuffer(smem_offset(base, cfg.q_bytes), (S, BN * D), "bf16")
+        v_stages = StageBuffer(smem_offset(base, cfg.q_bytes + S * cfg.kv_bytes),
+                               (S, BN * D), "bf16")
+        k.prologue({q_full: 1}, pipes=[k_pipe, v_pipe])
+
+        seq_len = k.param("seq")
+        n_q = (seq_len + (BM - 1)) // BM
+        bid = k.block_rank()
+        bh = bid // n_q
+        q_tile = bid % n_q
+        if cfg.causal:                             # the longest rows first
+            q_tile = n_q - 1 - q_tile
+        q0 = q_tile * BM
+        kv_end = lang.select(q0 + BM < seq_len, q0 + BM, seq_len) if cfg.causal else seq_len
+        n_blocks = (kv_end + (BN - 1)) // BN
+        # Blocks below n_full need no mask: every column is < seq (and, causal,
+        # <= every row of the tile).
+        n_full = seq_len // BN
+        if cfg.causal:
+            diag = (q0 + 1) // BN
+            n_full = lang.select(diag < n_full, diag, n_full)
+
+        tid = k.thread_rank()
+        wg = tid // 128
+        role = if_else(wg == 0)
+        with role.then():                          # ---- producer warpgroup
+            nvvm.SetMaxRegisterOp(PRODUCER_REGS, nvvm.SetMaxRegisterAction.decrease)
+            with if_then(tid == 0):
+                for t in ("tmap_q", "tmap_k", "tmap_v"):
+                    lang.prefetch_tensormap(k.param(t))
+                q_full.arrive(0, tx_count=cfg.q_bytes)
+                for c in range(chunks):
+                    dst = smem_view(pool, smem_offset(q_smem, c * BM * 128), (BM, CHUNK), "bf16")
+                    lang.cp_async_bulk_tensor(dst, k.param("tmap_q"), [bh, q0, c * CHUNK],
+                                              bar=q_full)
+                _producer(k, cfg, k_pipe.producer(), v_pipe.producer(), k_stages, v_stages,
+                          bh, n_blocks)
+        with role.otherwise():                     # ---- consumer warpgroups
+            nvvm.SetMaxRegisterOp(cfg.consumer_regs, nvvm.SetMaxRegisterAction.increase)
+            rows = Rows(k, cfg, k_stages, v_stages, turns, wg - 1, tid % 128, q0, seq_len)
+            m, l, o = consumer(rows, q_full, q_smem, k_pipe.consumer(), v_pipe.consumer(),
+                               n_full, n_blocks, first_turn)
+            o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
+            if cfg.epilogue == "tma":
+                _store_tma(k, cfg, o_vals, rows, q_smem, meets, bh)
+                _store_lse(k, lse, rows.rows, rows.lane, bh, seq_len)
+            else:
+                _store(k, cfg, o_vals, lse, rows.rows, rows.lane, bh, seq_len)
+    k.config = cfg  # type: ignore[attr-defined]
+    return k
+
+
+def _producer(k, cfg, kp, vp, k_stages, v_stages, bh, n_blocks) -> None:
+    """The TMA loop: per kv block a K stage and a V stage, each two (or one)
+    64-column boxes, committed with the bytes that land."""
+    BN, chunks = cfg.block_n, cfg.head_dim // CHUNK
+    box = BN * CHUNK * 2
+    for j in lang.range(n_blocks, carry=[kp, vp]):
+        for side, stages, tmap in ((kp, k_stages, "tmap_k"), (vp, v_stages, "tmap_v")):
+            slot = side.acquire()
+            for c in range(chunks):
+                slot.cp_async_bulk_tensor(stages, k.param(tmap), [bh, j * BN, c * CHUNK],
+                                          box_bytes=box, byte_offset_in_stage=c * box)
+            slot.commit(bytes=cfg.kv_bytes)
+    kp.tail()                                      # every stage released before exit
+    vp.tail()
+
+
+def _store(k, cfg, o_vals, lse, rows, lane, bh, seq_len) -> None:
+    """O rows (bf16 pairs, 4-byte stores) and lse (lane l % 4 == 0) of this
+    thread's two rows, those below seq."""
+    from mlir import ir
+    D = cfg.head_dim
+    bf16 = ir.BF16Type.get()
+    base_row = bh.to("i64") * seq_len.to("i64")
+    for h in (0, 1):
+        r = rows[h]
+        with if_then(r < seq_len):
+            grow = base_row + r.to("i64")
+            row_ptr = k.element_ptr(k.param("o"), grow * D, bf16)
+            for j8 in range(D // 8):
+                col = (lane % 4) * 2 + 8 * j8
+                v = mma.bf16x2(o_vals[4 * j8 + 2 * h], o_vals[4 * j8 + 2 * h + 1])
+                llvm.StoreOp(v, k.element_ptr(row_ptr, col, bf16), alignment=4)
+    _store_lse(k, lse, rows, lane, bh, seq_len)
+
+
+def _store_lse(k, lse, rows, lane, bh, seq_len) -> None:
+    """lse of this thread's two rows below seq, by lane l % 4 == 0."""
+    from mlir import ir
+    f32 = ir.F32Type.get()
+    base_row = bh.to("i64") * seq_len.to("i64")
+    for h in (0, 1):
+        with if_then((rows[h] < seq_len) & (lane % 4 == 0)):
+            llvm.StoreOp(lse[h], k.element_ptr(k.param("lse"), base_row + rows[h].to("i64"), f32),
+                         alignment=4)
+
+
+def _store_tma(k, cfg, o_vals, r, q_smem, meets, bh) -> None:
+    """O through the TMA store: this warpgroup's 64 rows of the Q tile are
+    free (its last S = Q K^T completed before the last softmax), so each
+    thread writes its bf16 pairs there in the 128-byte swizzled layout of a
+    (1, 64, 64) box (16-byte chunk c of row rr at chunk c ^ (rr % 8); rr %
+    8 is lane / 4), fences them for the async proxy, the warpgroup meets
+    (its own named barrier of 128), and its thread 0 stores the head dim's
+    64-column chunks, commits them as one bulk group and waits until they
+    were read (``wait_group.read 0``) before the CTA may exit."""
+    D, BM = cfg.head_dim, cfg.block_m
+    lane, warp = r.lane, r.wtid // 32
+    swz = lane // 4
+    mine = [smem_offset(q_smem, r.cw * (64 * 128))]
+    for h in (0, 1):
+        rr = warp * 16 + swz + 8 * h
+        for j8 in range(D // 8):
+            c, jj = divmod(j8, 8)
+            v = mma.bf16x2(o_vals[4 * j8 + 2 * h], o_vals[4 * j8 + 2 * h + 1])
+            offset = c * BM * 128 + rr * 128 + (swz ^ jj) * 16 + (lane % 4) * 4
+            llvm.StoreOp(v, smem_offset(mine[0], offset), alignment=4)
+    lang.fence_proxy_async()                       # my writes, before the async proxy reads
+
+    def meet(g):
+        meets[g].sync()
+        return []
+    by_warpgroup(r.cw, cfg.consumers, meet)
+    with if_then(r.wtid == 0):
+        for c in range(D // CHUNK):
+            lang.cp_async_bulk_tensor_store(smem_offset(mine[0], c * BM * 128), k.param("tmap_o"),
+                                            [bh, r.q0 + r.cw * 64, c * CHUNK])
+        lang.bulk_commit_group()
+        lang.bulk_wait_group_read(0)               # the tile was read: the CTA may exit
+
+
+def exact_data(batch: int, heads: int, seq: int, head_dim: int, causal: bool, seed=None):
+    """Inputs whose attention is exact in the kernel's arithmetic, and the
+    expected O (bf16 bits) and lse (f32). Key j is 4 (e_a + e_b) for its own
+    pair a < b of head-dim components; query i is 16 (e_a + e_b) of the key
+    t(i) it attends to (t(i) <= i when causal), so its score is 128 with key
+    t(i), 64 with a key sharing one component, 0 else. With scale_log2 = 4
+    the gap is 256 in log2 units: every other probability is exp2(-256) = 0
+    (ex2.approx.ftz), every rescale factor exp2(0) = 1 or exp2(<= -256) = 0,
+    l = 1, O[i] = V[t(i)] (small integers) and lse = 512 ln 2 (f32), exactly,
+    whichever block holds t(i), masked tails included."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    pairs = [(a, b) for a in range(head_dim) for b in range(a + 1, head_dim)]
+    if seq > len(pairs):
+        raise ValueError(f"seq {seq}: at most {len(pairs)} distinct keys of head dim {head_dim}")
+    q = np.zeros((batch, heads, seq, head_dim), np.float32)
+    kk = np.zeros_like(q)
+    v = rng.integers(-8, 9, (batch, heads, seq, head_dim)).astype(np.float32)
+    o = np.zeros_like(q)
+    for bh in np.ndindex(batch, heads):
+        keys = rng.permutation(len(pairs))[:seq]
+        for j, p in enumerate(keys):
+            kk[bh][j, list(pairs[p])] = 4.0
+        for i in range(seq):
+            t = int(rng.integers(0, i + 1 if causal else seq))
+            q[bh][i, list(pairs[keys[t]])] = 16.0
+            o[bh][i] = v[bh][t]
+    lse = np.full((batch, heads, seq), np.float32(512.0) * np.float32(sm.LN2), np.float32)
+    return q, kk, v, o, lse
+
+
+def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = None,
+         seed: int | None = None, name: str | None = None):
+    """The exact case of :func:`exact_data` for a manifest run (test/gpu):
+    O and lse compared bit for bit."""
+    from gemm import to_bf16_bits
+    from mbarrier_dialect import manifest
+    cfg = cfg or Config()
+    q, kk, v, o, lse = exact_data(batch, heads, seq, cfg.head_dim, cfg.causal, seed)
+    bits = {n: to_bf16_bits(a) for n, a in (("q", q), ("k", kk), ("v", v))}
+    k = build(batch, heads, seq, cfg, name=name, source_params=True)
+    shape = (batch * heads, seq, cfg.head_dim)
+    maps = [manifest.tensormap(n, shape, (1, rows, CHUNK), dtype="uint16", swizzle="128B")
+            for n, rows in (("q", cfg.block_m), ("k", cfg.block_n), ("v", cfg.block_n))]
+    return manifest.Case(
+        k, [manifest.buffer(n, bits[n]) for n in ("q", "k", "v")] + maps +
+        [manifest.buffer("o", fill=0xFFFF, shape=list(o.shape), dtype="uint16")] +
+        [manifest.tensormap("o", shape, (1, 64, CHUNK), dtype="uint16", swizzle="128B")]
+        * (cfg.epilogue == "tma") +
+        [manifest.buffer("lse", fill=-1, shape=list(lse.shape), dtype="float32"),
+         manifest.scalar(seq), manifest.scalar(4.0, "float32")],
+        {"o": to_bf16_bits(o), "lse": lse}, inputs=bits, shared_mem=cfg.smem_bytes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--head-dim", type=int, default=128)
+    parser.add_argument("--causal", action="store_true")
+    parser.add_argument("--pingpong", action="store_true")
+    parser.add_argument("--serial", action="store_true", help="no intra-warpgroup overlap")
+    parser.add_argument("--epilogue", default="direct", help="direct or tma")
+    parser.add_argument("-o", "--out-dir", default=".")
+    parser.add_argument("--run", action="store_true",
+                        help="launch it on the exact one-hot case (2 x 2 x 300) and check")
+    args = parser.parse_args()
+    cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
+                 overlap=not args.serial, epilogue=args.epilogue)
+    compiled = build(cfg=cfg).compile()
+    os.makedirs(args.out_dir, exist_ok=True)
+    for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
+        with open(os.path.join(args.out_dir, f"{cfg.name}.{ext}"), "wb") as f:
+            f.write(data)
+    print(f"wrote {cfg.name}.ptx/.cubin to {os.path.abspath(args.out_dir)}; "
+          f"launch with {cfg.threads} threads, {cfg.smem_bytes} bytes of dynamic shared memory")
+    if args.run:
+        run_exact(cfg, compiled.cubin)
+
+
+def run_exact(cfg: Config, cubin: bytes, batch: int = 2, heads: int = 2, seq: int = 300) -> None:
+    """Launch the kernel on :func:`exact_data` and compare O and lse bit for bit."""
+    import numpy as np
+    from gemm import to_bf16_bits
+    from mbarrier_dialect import runtime as rt
+    rt.require_gpu()
+    check_shape(batch, heads, seq, cfg.head_dim, cfg.head_dim)
+    q, kk, v, o, lse = exact_data(batch, heads, seq, cfg.head_dim, cfg.causal, seed=1)
+    shape = (batch * heads, seq, cfg.head_dim)
+    bufs = [rt.DeviceBuffer.from_numpy(to_bf16_bits(a)) for a in (q, kk, v)]
+    maps = [rt.encode_tensor_map_tiled(b, "bfloat16", shape, (1, rows, CHUNK), swizzle="128B")
+            for b, rows in zip(bufs, (cfg.block_m, cfg.block_n, cfg.block_n))]
+    d_o = rt.DeviceBuffer.empty(o.shape, np.uint16)
+    d_lse = rt.DeviceBuffer.empty(lse.shape, np.float32)
+    o_map = ([rt.encode_tensor_map_tiled(d_o, "bfloat16", shape, (1, 64, CHUNK), swizzle="128B")]
+             if cfg.epilogue == "tma" else [])
+    with rt.Module.load(cubin) as mod:
+        rt.launch(mod.function(cfg.name), grid(batch, heads, seq, cfg.block_m), cfg.threads,
+                  [*maps, d_o, *o_map, d_lse, np.int32(seq), np.float32(4.0)],
+                  shared_mem=cfg.smem_bytes)
+    ok_o = (d_o.to_numpy() == to_bf16_bits(o)).all()
+    ok_lse = (d_lse.to_numpy() == lse).all()
+    print(f"{batch}x{heads}x{seq}: O {'exact' if ok_o else 'WRONG'}, lse "
+          f"{'exact' if ok_lse else 'WRONG'}")
+    assert ok_o and ok_lse
+
+
+if __name__ == "__main__":
+    main()
