@@ -5,7 +5,8 @@
 # Logs go to $OUT. Steps, in order (each can be switched off or narrowed):
 #   the exact manifest (a FAIL or HANG stops the run; STOP=0: go on);
 #   SANITIZE=1 (default): memcheck, racecheck, synccheck on it;
-#   CHECK=c1,c2 [CHILD_TIMEOUT=s] : only the random-data checks of those configs (run.py --check-only),
+#   CHECK=c1,c2 [CHILD_TIMEOUT=s] [RANDOM_SHAPES=1] : only the random-data checks of those configs
+#                 (run.py --check-only; RANDOM_SHAPES=1 adds the 20 seeded random shapes),
 #                 else (CHECK unset) run.py "$@" (checks + sequential timing + baselines);
 #   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] [TRITON=1] : ours and torch.matmul (and the Triton
 #                 tutorial matmul) timed round-robin; the name "auto" is the schedule
@@ -41,7 +42,7 @@ fi
 
 if [ -n "${CHECK:-}" ]; then
   echo "== run.py --check-only ($CHECK)"
-  timeout 300 python3 $D/run.py $D --check-only --timeout ${CHILD_TIMEOUT:-120} --configs "$CHECK" --json "$OUT/check.json" 2>&1 \
+  timeout 300 python3 $D/run.py $D --check-only ${RANDOM_SHAPES:+--random-shapes} --timeout ${CHILD_TIMEOUT:-120} --configs "$CHECK" --json "$OUT/check.json" 2>&1 \
     | tee "$OUT/check.log" | grep -v "^  "
 elif [ "${RUN:-1}" = 1 ]; then
   echo "== run.py"

@@ -22,6 +22,7 @@ import json
 import os
 import statistics
 import subprocess
+import random
 import sys
 import time
 from pathlib import Path
@@ -31,6 +32,13 @@ CHECK_SHAPES = [(128, 256, 64), (200, 328, 200), (1000, 1000, 1000), (777, 1234,
                 (130, 260, 8), (4096, 4096, 4096), (8192, 8192, 8192),
                 # odd N, N and M below the tile, K below a stage (issue 23's bad input)
                 (777, 1233, 520), (100, 37, 64), (1, 1, 8), (300, 129, 16)]
+# Issue 23: 20 random shapes, M and N anywhere in [1, 4096] (odd ones
+# included), K in [8, 4096] a multiple of 8 (TMA's 16-byte stride rule: the
+# launcher refuses any other K with a ValueError, test_gemm.py).
+# Seeded, so every run checks the same shapes.
+_rng = random.Random(23)
+RANDOM_SHAPES = [(_rng.randint(1, 4096), _rng.randint(1, 4096), 8 * _rng.randint(1, 512))
+                 for _ in range(20)]
 BENCH_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 11008, 4096),
                 (4096, 14336, 4096), (4096, 4096, 11008)]
 
@@ -442,6 +450,8 @@ def main() -> None:
     ap.add_argument("dir")
     ap.add_argument("--configs", default="")
     ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--random-shapes", action="store_true",
+                    help="check: the 20 seeded random shapes (RANDOM_SHAPES) after the fixed ones")
     ap.add_argument("--no-baselines", action="store_true")
     ap.add_argument("--bench-configs", default="", help="configs to time (default: all)")
     ap.add_argument("--json", default="")
@@ -470,7 +480,8 @@ def main() -> None:
         return
     if args.child:
         profile_shape = tuple(int(x) for x in args.shape.split("x"))
-        print(TAG + json.dumps(child(directory, args.child, args.mode, CHECK_SHAPES, BENCH_SHAPES,
+        shapes = CHECK_SHAPES + (RANDOM_SHAPES if args.random_shapes else [])
+        print(TAG + json.dumps(child(directory, args.child, args.mode, shapes, BENCH_SHAPES,
                                      profile_shape)), flush=True)
         return
 
@@ -482,7 +493,8 @@ def main() -> None:
     for name in names:
         mode = "check" if args.check_only or name not in bench_names else "all"
         print(f"== {name} ({mode})", flush=True)
-        res, text = spawn([args.dir, "--child", name, "--mode", mode],
+        res, text = spawn([args.dir, "--child", name, "--mode", mode]
+                          + (["--random-shapes"] if args.random_shapes else []),
                           args.timeout)
         print(text.strip(), flush=True)
         results[name] = res or {"config": name, "error": text[-2000:]}
