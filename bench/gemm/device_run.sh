@@ -8,7 +8,7 @@
 #   CHECK=c1,c2 [CHILD_TIMEOUT=s] [RANDOM_SHAPES=1] : only the random-data checks of those configs
 #                 (run.py --check-only; RANDOM_SHAPES=1 adds the 20 seeded random shapes),
 #                 else (CHECK unset) run.py "$@" (checks + sequential timing + baselines);
-#   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] [TRITON=1] : ours and torch.matmul (and the Triton
+#   INTERLEAVE=c1,c2 [SHAPES=MxNxK,...] [ROUNDS=n] [TRITON=1] : ours and torch.matmul (and the Triton
 #                 tutorial matmul) timed round-robin; the name "auto" is the schedule
 #                 examples/gemm_parts/schedule.py picks per shape;
 #   D=.gpu/dir : where build.py wrote the cubins (default .gpu/gemm); RUN=0 skips run.py;
@@ -52,7 +52,7 @@ fi
 if [ -n "${INTERLEAVE:-}" ]; then
   echo "== interleaved: $INTERLEAVE and torch.matmul, round-robin"
   timeout ${INTERLEAVE_TIMEOUT:-300} python3 $D/run.py $D --child interleave --configs "$INTERLEAVE" \
-    ${SHAPES:+--shapes "$SHAPES"} ${TRITON:+--triton} --json "$OUT/interleave.json" 2>&1 | grep -v "^GEMM_RESULT"
+    ${SHAPES:+--shapes "$SHAPES"} ${ROUNDS:+--rounds $ROUNDS} ${TRITON:+--triton} --json "$OUT/interleave.json" 2>&1 | grep -v "^GEMM_RESULT"
 fi
 
 if [ -n "${PROFILE:-}" ]; then
