@@ -342,7 +342,7 @@ def main() -> None:
             print(f"skipping configs whose exact case failed: {sorted(bad)}")
         cfgs = [c for c in cfgs if c["name"] not in bad]
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-              "checks": {}, "bench": []}
+              "configs": cfgs, "checks": {}, "bench": []}
     ours = {}
     for c in cfgs:
         t0 = time.perf_counter()

@@ -4,24 +4,32 @@ measured-fastest on the H200 (bench/attention/results/, BENCHMARKS.md
 GPU machine. ``choose`` gives the fields of ``attention.Config``;
 ``attention.config_for(head_dim, seq, causal)`` builds the Config.
 
-The table (bench/attention/results/5_persistent, 16 heads, 16k tokens):
-head dim 64: persistent with two consumer warpgroups (128 rows) below seq
-2048 (non-causal; 427 vs 386 TFLOP/s at 1k) and 4096 (causal; 312 vs 246
-at 1k, 362 vs 351 at 2k), else three warpgroups (192 rows), not
-persistent (502-535 vs 475-484 from 4k); head dim 128: persistent below
-seq 8192 non-causal (645-706 vs 595-689), the direct store from 8192 (707
-and 716 vs 698 and 659), and causal not persistent (433-722 vs 384-599).
-Every choice takes ping-pong; the TMA store where not said otherwise.
+The table (bench/attention/results/6_final, the last run; 16 heads, 16k
+tokens, TFLOP/s of the chosen vs the best other configuration there):
+head dim 64 non-causal: persistent with two consumer warpgroups (128
+rows) at seq 1k (429 vs 386), three warpgroups (192 rows) not persistent
+from 2k (473-534 vs 452-468); head dim 64 causal: persistent, 128 rows
+below 8k (331, 397, 440 vs 285, 392, 439), persistent 192 rows with the
+direct store at 8k (473 vs 465), 192 rows not persistent from 16k (506
+vs 483); head dim 128 non-causal: persistent below 4k (641, 668 vs 576,
+637), the TMA store at 4k (700 vs 677), the direct store from 8k (706,
+713 vs 692, 653); head dim 128 causal: not persistent (431-726 vs
+388-614). Every choice takes ping-pong. Neighbouring seqs were within a
+few percent of each other in runs 5 and 6 (the run-to-run noise), so a
+boundary is where one run measured the switch, not a sharp threshold.
 """
 from __future__ import annotations
 
 _PP = dict(pingpong=True, epilogue="tma")
 # (head_dim, causal) -> [(seq below which, fields), ...], the last for the rest.
 TABLE = {
-    (128, False): [(8192, dict(_PP, persistent=True)), (None, dict(pingpong=True))],
+    (128, False): [(4096, dict(_PP, persistent=True)), (8192, _PP),
+                   (None, dict(pingpong=True))],
     (128, True): [(None, _PP)],
     (64, False): [(2048, dict(_PP, persistent=True)), (None, dict(_PP, block_m=192))],
-    (64, True): [(4096, dict(_PP, persistent=True)), (None, dict(_PP, block_m=192))],
+    (64, True): [(8192, dict(_PP, persistent=True)),
+                 (16384, dict(pingpong=True, block_m=192, persistent=True)),
+                 (None, dict(_PP, block_m=192))],
 }
 
 
