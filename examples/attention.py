@@ -41,6 +41,12 @@ The CTA is 1 + BM/64 warpgroups:
   pairs of columns; ``epilogue="tma"`` writes the warpgroup's rows into its
   (no longer read) rows of the Q tile and stores them with the TMA.
 
+* ``persistent=True``: one CTA per SM walks the tiles; Q comes through a
+  2-stage pipe (released after the epilogue), the Q, K, V pipe states are
+  carried across tiles, the ping-pong turn ends are taken once per CTA.
+  :func:`config_for` picks the measured-fastest configuration
+  (attention_parts/schedule.py).
+
 docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
 through the protocol; bench/attention/ measures it against torch.
 """
