@@ -4,7 +4,7 @@
     O = softmax(Q K^T * scale) V,   lse = log sum_j exp(Q K^T * scale)
 
     python examples/attention.py [--head-dim 128] [--causal] [--pingpong] [--serial]
-                                 [--epilogue tma] [-o OUT_DIR] [--run]
+                                 [--epilogue tma] [--persistent] [-o OUT_DIR] [--run]
 
 Q, K, V, O are [batch, heads, seq, head_dim] bf16 (contiguous; the TMA maps
 see them as [batch*heads, seq, head_dim]), lse [batch, heads, seq] f32;
@@ -41,6 +41,12 @@ The CTA is 1 + BM/64 warpgroups:
   pairs of columns; ``epilogue="tma"`` writes the warpgroup's rows into its
   (no longer read) rows of the Q tile and stores them with the TMA.
 
+* ``persistent=True``: one CTA per SM walks the tiles; Q comes through a
+  2-stage pipe (released after the epilogue), the Q, K, V pipe states are
+  carried across tiles, the ping-pong turn ends are taken once per CTA.
+  :func:`config_for` picks the measured-fastest configuration
+  (attention_parts/schedule.py).
+
 docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
 through the protocol; bench/attention/ measures it against torch.
 """
@@ -54,8 +60,9 @@ import sys
 from mlir.dialects import llvm, nvvm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attention_parts import mma, softmax as sm  # noqa: E402
-from attention_parts.consumer import Rows, by_warpgroup, consumer  # noqa: E402
+from attention_parts import mma, schedule, softmax as sm  # noqa: E402
+from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
+                                      last_turn)
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
 from gemm import dynamic_smem, smem_view  # noqa: E402
 from gemm_parts.epilogue import smem_offset  # noqa: E402
@@ -66,6 +73,7 @@ from mbarrier_dialect.lang.pipeline import StageBuffer  # noqa: E402
 CHUNK = 64                  # head-dim columns per TMA box / swizzle atom (128 bytes of bf16)
 PRODUCER_REGS = 24
 SWIZZLE_ALIGN = 1024
+SMS = 132                   # the H200's SMs: a persistent kernel's declared grid
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,9 +90,18 @@ class Config:
     # rows of the Q tile, 128-byte swizzled, and one thread stores them with
     # the TMA (64 x 64 boxes, clipped at seq).
     epilogue: str = "direct"
+    # A persistent kernel: ``grid(..., sms=)`` CTAs (at most one per SM)
+    # walk the (query tile, batch x head) tiles, ``tile = %ctaid.x + i *
+    # %nctaid.x`` (causal: the longest query tiles of every batch x head
+    # first). Q comes through a ring of two stages (a third
+    # ``lang.Pipeline``, released after the tile's epilogue), and the Q, K
+    # and V pipes' states are carried across tiles: the producer loads the
+    # next tile's Q and first K/V blocks while the consumers finish this
+    # one (the short-sequence rows: a CTA per tile pays them in series).
+    persistent: bool = False
 
     def __post_init__(self):
-        for name in ("causal", "pingpong", "overlap"):
+        for name in ("causal", "pingpong", "overlap", "persistent"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} is a bool (a build-time choice), got "
                                 f"{type(getattr(self, name)).__name__}")
@@ -133,8 +150,12 @@ class Config:
         return self.block_n * self.head_dim * 2
 
     @property
+    def q_stages(self) -> int:       # the Q tile's buffers: two in the persistent ring
+        return 2 if self.persistent else 1
+
+    @property
     def smem_bytes(self) -> int:     # dynamic shared memory to launch with
-        return self.q_bytes + 2 * self.stages * self.kv_bytes + SWIZZLE_ALIGN
+        return self.q_stages * self.q_bytes + 2 * self.stages * self.kv_bytes + SWIZZLE_ALIGN
 
     @property
     def name(self) -> str:
@@ -142,32 +163,47 @@ class Config:
         p = "_pp" if self.pingpong else ""
         o = "" if self.overlap else "_serial"
         e = "_ts" if self.epilogue == "tma" else ""
-        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}{o}{e}")
+        r = "_persist" if self.persistent else ""
+        return (f"attn_d{self.head_dim}_m{self.block_m}n{self.block_n}_s{self.stages}{c}{p}{o}{e}"
+                f"{r}")
+
+
+def config_for(head_dim: int, seq: int, causal: bool) -> Config:
+    """The measured-fastest configuration for the problem on the H200
+    (attention_parts/schedule.py's table; ``Config()`` itself keeps the
+    plain defaults that build.py's named configurations start from)."""
+    return Config(**schedule.choose(head_dim, seq, causal))
 
 
 def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None = None,
           name: str | None = None, source_params: bool = False, first_turn: bool = True,
-          **overrides) -> Kernel:
-    """The kernel ``attn(tmap_q, tmap_k, tmap_v, o, lse, seq, scale_log2)``;
-    its declared grid covers batch x heads x seq (launch with
-    ``grid(batch, heads, seq, cfg.block_m)`` CTAs for other shapes). The
-    tensor maps describe [batch*heads, seq, head_dim] bf16 with boxes
-    (1, block_m, 64) for Q and (1, block_n, 64) for K and V, 128-byte
-    swizzle. `source_params` adds three leading, unused ``q``, ``k``,
-    ``v`` pointers: a manifest names the buffer of a tensor map as an
-    argument before it. `first_turn=False` (pingpong only) builds the hang
-    without warpgroup 0's first turn, for the checker's test."""
+          sms: int = SMS, **overrides) -> Kernel:
+    """The kernel ``attn(tmap_q, tmap_k, tmap_v, o, lse, seq, scale_log2)``
+    (persistent: ``..., seq, batch_heads, scale_log2``); its declared grid
+    covers batch x heads x seq (launch with ``grid(batch, heads, seq,
+    cfg.block_m)`` CTAs for other shapes, ``sms=`` the SMs when
+    persistent). The tensor maps describe [batch*heads, seq, head_dim] bf16
+    with boxes (1, block_m, 64) for Q and (1, block_n, 64) for K and V,
+    128-byte swizzle. `source_params` adds three leading, unused ``q``,
+    ``k``, ``v`` pointers: a manifest names the buffer of a tensor map as
+    an argument before it. `first_turn=False` (pingpong only) builds the
+    hang without warpgroup 0's first turn, for the checker's test."""
     cfg = dataclasses.replace(cfg or Config(), **overrides)
     D, BM, BN, S = cfg.head_dim, cfg.block_m, cfg.block_n, cfg.stages
     chunks = D // CHUNK
-    with Kernel(name or cfg.name, block=cfg.threads, grid=grid(batch, heads, seq, BM),
+    with Kernel(name or cfg.name, block=cfg.threads,
+                grid=grid(batch, heads, seq, BM, sms if cfg.persistent else None),
                 chip="sm_90a",
                 params=[("q", "ptr"), ("k", "ptr"), ("v", "ptr")] * source_params +
                 [("tmap_q", "ptr"), ("tmap_k", "ptr"), ("tmap_v", "ptr"), ("o", "ptr")] +
                 [("tmap_o", "ptr")] * (cfg.epilogue == "tma") +
-                [("lse", "ptr"), ("seq", "i32"), ("scale_log2", "f32")]) as k:
+                [("lse", "ptr"), ("seq", "i32")] + [("batch_heads", "i32")] * cfg.persistent +
+                [("scale_log2", "f32")]) as k:
         pool = k.smem_pool()
-        q_full = TMABar(pool, 1)                   # the Q tile landed (one phase)
+        if cfg.persistent:                         # two Q buffers, a stage per tile
+            q_pipe = Pipeline(pool, 2, kind="tma", consumers=cfg.consumers)
+        else:
+            q_full = TMABar(pool, 1)               # the Q tile landed (one phase)
         k_pipe = Pipeline(pool, S, kind="tma", consumers=cfg.consumers)
         v_pipe = Pipeline(pool, S, kind="tma", consumers=cfg.consumers)
         turns = ([k.named_barrier(threads=256) for _ in range(cfg.consumers)]
@@ -176,28 +212,33 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                  if cfg.epilogue == "tma" else None)
         pool.commit()
         base = dynamic_smem(k)
-        q_smem = base                                          # chunks x [BM x 64] bf16
-        k_stages = StageBuffer(smem_offset(base, cfg.q_bytes), (S, BN * D), "bf16")
-        v_stages = StageBuffer(smem_offset(base, cfg.q_bytes + S * cfg.kv_bytes),
-                               (S, BN * D), "bf16")
-        k.prologue({q_full: 1}, pipes=[k_pipe, v_pipe])
+        q_all = cfg.q_stages * cfg.q_bytes
+        q_stages = StageBuffer(base, (cfg.q_stages, BM * D), "bf16")  # chunks x [BM x 64] each
+        k_stages = StageBuffer(smem_offset(base, q_all), (S, BN * D), "bf16")
+        v_stages = StageBuffer(smem_offset(base, q_all + S * cfg.kv_bytes), (S, BN * D), "bf16")
+        if cfg.persistent:
+            k.prologue(pipes=[q_pipe, k_pipe, v_pipe])
+        else:
+            k.prologue({q_full: 1}, pipes=[k_pipe, v_pipe])
 
         seq_len = k.param("seq")
         n_q = (seq_len + (BM - 1)) // BM
-        bid = k.block_rank()
-        bh = bid // n_q
-        q_tile = bid % n_q
-        if cfg.causal:                             # the longest rows first
-            q_tile = n_q - 1 - q_tile
-        q0 = q_tile * BM
-        kv_end = lang.select(q0 + BM < seq_len, q0 + BM, seq_len) if cfg.causal else seq_len
-        n_blocks = (kv_end + (BN - 1)) // BN
-        # Blocks below n_full need no mask: every column is < seq (and, causal,
-        # <= every row of the tile).
-        n_full = seq_len // BN
-        if cfg.causal:
-            diag = (q0 + 1) // BN
-            n_full = lang.select(diag < n_full, diag, n_full)
+
+        def tiles(carry):
+            """(bh, q0, n_full, n_blocks) of this CTA's tiles: its block's,
+            or (persistent) every %nctaid.x-th tile from its block id on,
+            `carry` through the loop."""
+            if not cfg.persistent:
+                bid = k.block_rank()
+                yield _tile(cfg, bid // n_q, bid % n_q, n_q, seq_len)
+                return
+            n_tiles = n_q * k.param("batch_heads")
+            for t in lang.range(k.block_rank(), n_tiles, k.block_count(), carry=carry):
+                if cfg.causal:                     # every bh's longest query tile first
+                    yield _tile(cfg, t % k.param("batch_heads"), t // k.param("batch_heads"),
+                                n_q, seq_len)
+                else:                              # a bh's tiles together (its K, V in L2)
+                    yield _tile(cfg, t // n_q, t % n_q, n_q, seq_len)
 
         tid = k.thread_rank()
         wg = tid // 128
@@ -207,31 +248,82 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
             with if_then(tid == 0):
                 for t in ("tmap_q", "tmap_k", "tmap_v"):
                     lang.prefetch_tensormap(k.param(t))
-                q_full.arrive(0, tx_count=cfg.q_bytes)
-                for c in range(chunks):
-                    dst = smem_view(pool, smem_offset(q_smem, c * BM * 128), (BM, CHUNK), "bf16")
-                    lang.cp_async_bulk_tensor(dst, k.param("tmap_q"), [bh, q0, c * CHUNK],
-                                              bar=q_full)
-                _producer(k, cfg, k_pipe.producer(), v_pipe.producer(), k_stages, v_stages,
-                          bh, n_blocks)
+                kp, vp = k_pipe.producer(), v_pipe.producer()
+                qp = q_pipe.producer() if cfg.persistent else None
+                for bh, q0, _, n_blocks in tiles([qp, kp, vp] if qp else []):
+                    if qp is None:
+                        q_full.arrive(0, tx_count=cfg.q_bytes)
+                        for c in range(chunks):
+                            dst = smem_view(pool, smem_offset(base, c * BM * 128), (BM, CHUNK),
+                                            "bf16")
+                            lang.cp_async_bulk_tensor(dst, k.param("tmap_q"),
+                                                      [bh, q0, c * CHUNK], bar=q_full)
+                    else:
+                        slot = qp.acquire()        # the Q buffer of the tile before last is free
+                        for c in range(chunks):
+                            slot.cp_async_bulk_tensor(q_stages, k.param("tmap_q"),
+                                                      [bh, q0, c * CHUNK], box_bytes=BM * 128,
+                                                      byte_offset_in_stage=c * BM * 128)
+                        slot.commit(bytes=cfg.q_bytes)
+                    _producer(k, cfg, kp, vp, k_stages, v_stages, bh, n_blocks)
+                if qp is not None:
+                    qp.tail()
+                kp.tail()                          # every stage released before exit
+                vp.tail()
         with role.otherwise():                     # ---- consumer warpgroups
             nvvm.SetMaxRegisterOp(cfg.consumer_regs, nvvm.SetMaxRegisterAction.increase)
-            rows = Rows(k, cfg, k_stages, v_stages, turns, wg - 1, tid % 128, q0, seq_len)
-            m, l, o = consumer(rows, q_full, q_smem, k_pipe.consumer(), v_pipe.consumer(),
-                               n_full, n_blocks, first_turn)
-            o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
-            if cfg.epilogue == "tma":
-                _store_tma(k, cfg, o_vals, rows, q_smem, meets, bh)
-                _store_lse(k, lse, rows.rows, rows.lane, bh, seq_len)
-            else:
-                _store(k, cfg, o_vals, lse, rows.rows, rows.lane, bh, seq_len)
+            kc, vc = k_pipe.consumer(), v_pipe.consumer()
+            qc = q_pipe.consumer() if cfg.persistent else None
+            cw = wg - 1
+            if qc is not None and turns is not None and first_turn:
+                take_first_turn(turns, cw)         # once per CTA: the turn goes round across tiles
+            for bh, q0, n_full, n_blocks in tiles([qc, kc, vc] if qc else []):
+                if qc is None:
+                    q_full.wait(0, 0)
+                    q_smem = base
+                else:
+                    q_slot = qc.wait()             # this tile's Q landed
+                    q_smem = q_slot.stage_ptr(q_stages)
+                rows = Rows(k, cfg, k_stages, v_stages, turns, cw, tid % 128, q0, seq_len)
+                m, l, o = consumer(rows, q_smem, kc, vc, n_full, n_blocks, first_turn,
+                                   turn_ends=qc is None)
+                o_vals, lse = sm.finish(mma.unpack(o, D), m, l)
+                if cfg.epilogue == "tma":
+                    _store_tma(k, cfg, o_vals, rows, q_smem, meets, bh)
+                    _store_lse(k, lse, rows.rows, rows.lane, bh, seq_len)
+                else:
+                    _store(k, cfg, o_vals, lse, rows.rows, rows.lane, bh, seq_len)
+                if qc is not None:
+                    # after the TMA store read it (thread 0 waited): the buffer may refill
+                    q_slot.release(pred=rows.wtid == 0)
+            if qc is not None and turns is not None:
+                last_turn(turns, cw)               # warpgroup 0's last phase completes
     k.config = cfg  # type: ignore[attr-defined]
     return k
 
 
+def _tile(cfg, bh, q_tile, n_q, seq_len):
+    """(bh, q0, n_full, n_blocks) of query tile `q_tile` (causal: counted
+    from the last, the longest rows first) of batch x head `bh`: its kv
+    blocks end at seq (causal: at its last row), those below n_full need
+    no mask (every column < seq and, causal, <= every row of the tile)."""
+    BM, BN = cfg.block_m, cfg.block_n
+    if cfg.causal:
+        q_tile = n_q - 1 - q_tile
+    q0 = q_tile * BM
+    kv_end = lang.select(q0 + BM < seq_len, q0 + BM, seq_len) if cfg.causal else seq_len
+    n_blocks = (kv_end + (BN - 1)) // BN
+    n_full = seq_len // BN
+    if cfg.causal:
+        diag = (q0 + 1) // BN
+        n_full = lang.select(diag < n_full, diag, n_full)
+    return bh, q0, n_full, n_blocks
+
+
 def _producer(k, cfg, kp, vp, k_stages, v_stages, bh, n_blocks) -> None:
-    """The TMA loop: per kv block a K stage and a V stage, each two (or one)
-    64-column boxes, committed with the bytes that land."""
+    """The TMA loop of one tile: per kv block a K stage and a V stage, each
+    two (or one) 64-column boxes, committed with the bytes that land (the
+    caller runs the tails once, after its last tile)."""
     BN, chunks = cfg.block_n, cfg.head_dim // CHUNK
     box = BN * CHUNK * 2
     for j in lang.range(n_blocks, carry=[kp, vp]):
@@ -241,8 +333,6 @@ def _producer(k, cfg, kp, vp, k_stages, v_stages, bh, n_blocks) -> None:
                 slot.cp_async_bulk_tensor(stages, k.param(tmap), [bh, j * BN, c * CHUNK],
                                           box_bytes=box, byte_offset_in_stage=c * box)
             slot.commit(bytes=cfg.kv_bytes)
-    kp.tail()                                      # every stage released before exit
-    vp.tail()
 
 
 def _store(k, cfg, o_vals, lse, rows, lane, bh, seq_len) -> None:
@@ -341,15 +431,16 @@ def exact_data(batch: int, heads: int, seq: int, head_dim: int, causal: bool, se
 
 
 def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = None,
-         seed: int | None = None, name: str | None = None):
+         seed: int | None = None, name: str | None = None, sms: int = SMS):
     """The exact case of :func:`exact_data` for a manifest run (test/gpu):
-    O and lse compared bit for bit."""
+    O and lse compared bit for bit. `sms`: a persistent kernel's grid (a
+    few CTAs make each walk several tiles, round the Q ring)."""
     from gemm import to_bf16_bits
     from mbarrier_dialect import manifest
     cfg = cfg or Config()
     q, kk, v, o, lse = exact_data(batch, heads, seq, cfg.head_dim, cfg.causal, seed)
     bits = {n: to_bf16_bits(a) for n, a in (("q", q), ("k", kk), ("v", v))}
-    k = build(batch, heads, seq, cfg, name=name, source_params=True)
+    k = build(batch, heads, seq, cfg, name=name, source_params=True, sms=sms)
     shape = (batch * heads, seq, cfg.head_dim)
     maps = [manifest.tensormap(n, shape, (1, rows, CHUNK), dtype="uint16", swizzle="128B")
             for n, rows in (("q", cfg.block_m), ("k", cfg.block_n), ("v", cfg.block_n))]
@@ -359,7 +450,8 @@ def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = No
         [manifest.tensormap("o", shape, (1, 64, CHUNK), dtype="uint16", swizzle="128B")]
         * (cfg.epilogue == "tma") +
         [manifest.buffer("lse", fill=-1, shape=list(lse.shape), dtype="float32"),
-         manifest.scalar(seq), manifest.scalar(4.0, "float32")],
+         manifest.scalar(seq)] +
+        [manifest.scalar(batch * heads)] * cfg.persistent + [manifest.scalar(4.0, "float32")],
         {"o": to_bf16_bits(o), "lse": lse}, inputs=bits, shared_mem=cfg.smem_bytes)
 
 
@@ -370,12 +462,14 @@ def main() -> None:
     parser.add_argument("--pingpong", action="store_true")
     parser.add_argument("--serial", action="store_true", help="no intra-warpgroup overlap")
     parser.add_argument("--epilogue", default="direct", help="direct or tma")
+    parser.add_argument("--persistent", action="store_true",
+                        help="one CTA per SM walks the tiles (Config.persistent)")
     parser.add_argument("-o", "--out-dir", default=".")
     parser.add_argument("--run", action="store_true",
                         help="launch it on the exact one-hot case (2 x 2 x 300) and check")
     args = parser.parse_args()
     cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
-                 overlap=not args.serial, epilogue=args.epilogue)
+                 overlap=not args.serial, epilogue=args.epilogue, persistent=args.persistent)
     compiled = build(cfg=cfg).compile()
     os.makedirs(args.out_dir, exist_ok=True)
     for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
@@ -404,8 +498,10 @@ def run_exact(cfg: Config, cubin: bytes, batch: int = 2, heads: int = 2, seq: in
     o_map = ([rt.encode_tensor_map_tiled(d_o, "bfloat16", shape, (1, 64, CHUNK), swizzle="128B")]
              if cfg.epilogue == "tma" else [])
     with rt.Module.load(cubin) as mod:
-        rt.launch(mod.function(cfg.name), grid(batch, heads, seq, cfg.block_m), cfg.threads,
-                  [*maps, d_o, *o_map, d_lse, np.int32(seq), np.float32(4.0)],
+        sms = rt.sm_count() if cfg.persistent else None
+        rt.launch(mod.function(cfg.name), grid(batch, heads, seq, cfg.block_m, sms), cfg.threads,
+                  [*maps, d_o, *o_map, d_lse, np.int32(seq),
+                   *[np.int32(batch * heads)] * cfg.persistent, np.float32(4.0)],
                   shared_mem=cfg.smem_bytes)
     ok_o = (d_o.to_numpy() == to_bf16_bits(o)).all()
     ok_lse = (d_lse.to_numpy() == lse).all()

@@ -1,7 +1,9 @@
 """Build the attention benchmark: compile each configuration of
 examples/attention.py to a cubin and write ``attn.json`` (what run.py needs
-to launch them), and copy run.py, runtime.py and shapes.py next to them so
-that the directory runs on its own on the GPU machine (no MLIR there).
+to launch them), and copy run.py, runtime.py and shapes.py next to them, so
+that the directory runs on its own on the GPU machine (no MLIR there),
+with schedule.py (attention.config_for's table) and triton_fa.py (the
+Triton tutorial's kernel, run.py --triton).
 
     python bench/attention/build.py OUT_DIR [--configs NAME,...] [--debug-waits NS]
 """
@@ -49,6 +51,19 @@ CONFIGS = {
     "d64_m192_pp_ts": C(head_dim=64, block_m=192, pingpong=True, epilogue="tma"),
     "d64_m192_causal_pp_ts": C(head_dim=64, block_m=192, causal=True, pingpong=True,
                                epilogue="tma"),
+    # persistent (one CTA per SM walks the tiles; Q through a ring of two):
+    "d64_pp_ts_p": C(head_dim=64, pingpong=True, epilogue="tma", persistent=True),
+    "d64_causal_pp_ts_p": C(head_dim=64, causal=True, pingpong=True, epilogue="tma",
+                            persistent=True),
+    "d64_m192_pp_ts_p": C(head_dim=64, block_m=192, pingpong=True, epilogue="tma",
+                          persistent=True),
+    "d64_m192_causal_pp_ts_p": C(head_dim=64, block_m=192, causal=True, pingpong=True,
+                                 epilogue="tma", persistent=True),
+    "d64_m192_causal_pp_p": C(head_dim=64, block_m=192, causal=True, pingpong=True,
+                              persistent=True),
+    "d128_pp_ts_p": C(head_dim=128, pingpong=True, epilogue="tma", persistent=True),
+    "d128_causal_pp_ts_p": C(head_dim=128, causal=True, pingpong=True, epilogue="tma",
+                             persistent=True),
     # the serial schedule (no overlap), for the comparison:
     "d128_serial": C(head_dim=128, overlap=False),
     "d128_causal_serial": C(head_dim=128, causal=True, overlap=False),
@@ -66,7 +81,14 @@ EXACT = [("d128", 2, 2, 300), ("d128_causal", 1, 2, 300), ("d128_pp", 1, 2, 300)
          ("d64_m192_causal_pp", 2, 1, 450), ("d64_m192_s3_pp", 1, 1, 1000),
          ("d64_m192_causal_s3_pp", 1, 2, 1000), ("d128_pp_ts", 2, 2, 300),
          ("d128_causal_pp_ts", 2, 1, 257), ("d64_m192_pp_ts", 1, 2, 500),
-         ("d64_m192_causal_pp_ts", 2, 1, 450), ("d128_pp_ts", 1, 1, 1)]
+         ("d64_m192_causal_pp_ts", 2, 1, 450), ("d128_pp_ts", 1, 1, 1),
+         # persistent, built for EXACT_SMS CTAs: each walks several tiles,
+         # round the Q ring of two and the K/V rings across tiles
+         ("d64_pp_ts_p", 2, 2, 500), ("d64_causal_pp_ts_p", 2, 3, 700),
+         ("d64_m192_pp_ts_p", 1, 3, 1000), ("d64_m192_causal_pp_ts_p", 2, 2, 1000),
+         ("d64_m192_causal_pp_p", 2, 1, 450), ("d128_pp_ts_p", 2, 2, 300),
+         ("d128_causal_pp_ts_p", 2, 1, 700), ("d128_causal_pp_ts_p", 1, 1, 1)]
+EXACT_SMS = 3
 
 
 def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
@@ -86,7 +108,7 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
         rows.append({"name": name, "cubin": f"{name}.cubin", "entry": cfg.name,
                      "head_dim": cfg.head_dim, "causal": cfg.causal, "block_m": cfg.block_m,
                      "block_n": cfg.block_n, "stages": cfg.stages, "pingpong": cfg.pingpong,
-                     "epilogue": cfg.epilogue, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
+                     "epilogue": cfg.epilogue, "persistent": cfg.persistent, "overlap": cfg.overlap, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
                      "debug_waits": debug_waits, "checker_warnings": len(compiled.warnings)})
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
     cases = []
@@ -95,7 +117,7 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
             continue
         cfg = CONFIGS[name]
         cases.append((attention.case(b, h, s, cfg, seed=b * h + s,
-                                     name=f"exact_{name}_{b}x{h}x{s}"), cfg))
+                                     name=f"exact_{name}_{b}x{h}x{s}", sms=EXACT_SMS), cfg))
     if cases:
         from mbarrier_dialect import manifest
         exact_dir = os.path.join(out_dir, "exact")
@@ -109,7 +131,9 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
         json.dump({"configs": rows}, f, indent=1)
     for src in (os.path.join(HERE, "run.py"), os.path.join(HERE, "device_run.sh"),
                 os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"),
-                os.path.join(ROOT, "examples", "attention_parts", "shapes.py")):
+                os.path.join(ROOT, "examples", "attention_parts", "shapes.py"),
+                os.path.join(ROOT, "examples", "attention_parts", "schedule.py"),
+                os.path.join(HERE, "triton_fa.py")):
         shutil.copy(src, out_dir)
     return {"configs": rows}
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The attention benchmark on the GPU machine, in one call. Build first, here:
-#   python bench/attention/build.py .gpu/attn     (copies run.py, runtime.py, shapes.py, this file)
+#   python bench/attention/build.py .gpu/attn     (copies run.py, runtime.py, shapes.py, schedule.py,
+#   triton_fa.py, this file; D=.gpu/other for another folder)
 # then, through the device tool with carry [".gpu/attn"]:  bash .gpu/attn/device_run.sh
 # Logs go to $OUT. Steps (each can be narrowed):
 #   the exact manifest (test/gpu/run_manifest.py: O and lse bit for bit);
@@ -8,7 +9,7 @@
 #   run.py $RUN_ARGS (default: every check, then the interleaved timing).
 set -u
 OUT=${OUT:-/tmp/attn-out}
-D=.gpu/attn
+D=${D:-.gpu/attn}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"

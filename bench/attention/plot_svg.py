@@ -1,8 +1,11 @@
 """Plot an attention run (run.py --json) as an SVG bar chart, written by hand
 (no matplotlib): TFLOP/s per sequence length, one panel per head dim and
-causality, ours and each torch backend.
+causality, ours and each torch backend (and Triton's tutorial kernel where
+the run has it). ``--config-for``: one bar of ours per row, the
+configuration attention.config_for picks (table.py), instead of every
+configuration the run timed.
 
-    python bench/attention/plot_svg.py [bench/attention/results/4_tma_store/attn.json] [-o OUT.svg]
+    python bench/attention/plot_svg.py [bench/attention/results/6_final/attn.json] [--config-for] [-o OUT.svg]
 """
 from __future__ import annotations
 
@@ -12,9 +15,11 @@ import os
 from xml.sax.saxutils import escape
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT = os.path.join(HERE, "results", "4_tma_store", "attn.json")
-COLOURS = ["#1f77b4", "#17becf", "#aec7e8", "#ff7f0e", "#d62728", "#7f7f7f", "#2ca02c"]
+DEFAULT = os.path.join(HERE, "results", "6_final", "attn.json")
+COLOURS = ["#1f77b4", "#17becf", "#aec7e8", "#ff7f0e", "#d62728", "#7f7f7f", "#9467bd"]
 TORCH = ("flash", "cudnn", "efficient")
+OTHERS = TORCH + ("triton",)
+CHOSEN = "ours: config_for"
 
 
 def panel(rows, x0, y0, w, h, title, series, ymax):
@@ -50,7 +55,8 @@ def svg(data: dict) -> str:
         for k in r["tflops"]:
             if k not in keys:
                 keys.append(k)
-    ours = [k for k in keys if k not in TORCH]
+    ours = [k for k in keys if k not in OTHERS]
+    others = [k for k in OTHERS if k in keys]
     W, PH, PW, left, top = 1000, 230, 440, 50, 60
     H = top + 2 * (PH + 50) + 60
     ymax = 100 * (int(max(v for r in rows for v in r["tflops"].values())) // 100 + 1)
@@ -62,7 +68,7 @@ def svg(data: dict) -> str:
     for gi, (d, causal) in enumerate(groups):
         grows = [r for r in rows if (r["head_dim"], r["causal"]) == (d, causal)]
         mine = [k for k in ours if any(k in r["tflops"] for r in grows)]
-        series = list(zip(mine + list(TORCH), COLOURS[:len(mine)] + COLOURS[3:6]))
+        series = list(zip(mine + others, COLOURS[:len(mine)] + COLOURS[3:3 + len(others)]))
         x0 = left + (gi % 2) * (PW + 60)
         y0 = top + (gi // 2) * (PH + 50)
         out += panel(grows, x0, y0, PW, PH, f"head dim {d}, {'causal' if causal else 'non-causal'}",
@@ -79,10 +85,21 @@ def svg(data: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json", nargs="?", default=DEFAULT)
+    ap.add_argument("--config-for", action="store_true",
+                    help="one bar of ours: the configuration config_for picks")
     ap.add_argument("-o", "--out", default=os.path.join(HERE, "results", "attention.svg"))
     args = ap.parse_args()
+    if args.config_for:
+        import table
+        data, cfgs = table.load(args.json)
+        for r in data["bench"]:
+            name = table.chosen(r, cfgs)
+            r["tflops"] = {CHOSEN: r["tflops"][name],
+                           **{n: v for n, v in r["tflops"].items() if n in OTHERS}}
+    else:
+        data = json.load(open(args.json))
     with open(args.out, "w") as f:
-        f.write(svg(json.load(open(args.json))))
+        f.write(svg(data))
     print(f"wrote {args.out}")
 
 

@@ -5,7 +5,7 @@ ours vs torch.nn.functional.scaled_dot_product_attention under each backend
 (FLASH_ATTENTION, CUDNN_ATTENTION, EFFICIENT_ATTENTION), interleaved
 round-robin in one process.
 
-    python3 run.py DIR [--configs a,b] [--check-only] [--quick] [--json FILE]
+    python3 run.py DIR [--configs a,b] [--check-only] [--quick] [--triton] [--json FILE]
 
 DIR holds what bench/attention/build.py wrote (attn.json + cubins, and copies
 of runtime.py and shapes.py). Needs numpy, cuda-bindings and torch; no MLIR.
@@ -16,6 +16,11 @@ Frobenius error and the largest absolute error, next to the same numbers of
 torch's bf16 backends on the same inputs. Tolerance: ours within 2x the
 worst torch bf16 backend on both (and at most 1e-2 relative), no NaN; the
 log-sum-exp within 1e-3 absolute of the reference's.
+
+``--triton``: Triton's fused-attention tutorial kernel (triton_fa.py) in
+the same round-robin (``triton`` column), checked the same way on the
+benchmark's shapes first. Each row names ``default``: the built
+configuration that ``attention.config_for`` (schedule.py) picks for it.
 
 Speed: TFLOP/s = 4 b h s^2 d / t (halved for causal), t the median over 5
 rounds of CUDA-event time of 10 calls, every implementation once per round.
@@ -37,6 +42,8 @@ QUICK_SHAPES = [(1, 1, 128), (1, 2, 1000), (2, 3, 300), (1, 2, 1)]
 SEQS = [1024, 2048, 4096, 8192, 16384]
 TOKENS = 16384
 HEADS = 16
+TORCH = ("flash", "cudnn", "efficient")
+OTHERS = TORCH + ("triton",)
 
 
 def load(name: str, here: Path, rel: str):
@@ -86,8 +93,10 @@ class Ours:
             o_map = [rt.encode_tensor_map_tiled(do, "bfloat16", (b * h, s, d), (1, 64, 64),
                                                 swizzle="128B")]
             self.maps += o_map
-        args = [*maps, do, *o_map, dl, np.int32(s), np.float32(scale * math.log2(math.e))]
-        grid = self.shapes.grid(b, h, s, cfg["block_m"])
+        persistent = cfg.get("persistent", False)
+        args = [*maps, do, *o_map, dl, np.int32(s), *[np.int32(b * h)] * persistent,
+                np.float32(scale * math.log2(math.e))]
+        grid = self.shapes.grid(b, h, s, cfg["block_m"], rt.sm_count() if persistent else None)
         rt.validate_launch_shape(grid, cfg["threads"], None)
         params, keep = rt._pack_args(args)
         driver = rt._driver()
@@ -187,6 +196,45 @@ def check(torch, rt, ours: Ours, cfg, shapes) -> list:
     return out
 
 
+def check_triton(torch, tri, seqs) -> list:
+    """The Triton tutorial kernel on random data of the benchmark's shapes
+    (a few heads), by the same rule as ours against the worst torch bf16
+    backend; its M (log2 units) against the reference lse / ln 2."""
+    g = torch.Generator(device="cuda")
+    g.manual_seed(99)
+    out = []
+    for d in (64, 128):
+        for causal in (False, True):
+            for s in seqs[:2]:
+                q, k, v = (torch.randn(1, 2, s, d, device="cuda", generator=g).to(torch.bfloat16)
+                           for _ in range(3))
+                scale = 1.0 / math.sqrt(d)
+                row = {"shape": [1, 2, s, d], "causal": causal}
+                try:
+                    o, m = tri.fwd(q, k, v, causal, scale)
+                    torch.cuda.synchronize()
+                except Exception as ex:
+                    row.update(ok=False, error=f"{type(ex).__name__}: {str(ex)[:300]}")
+                    print(f"  check triton {s}x{d} causal={causal}: {row['error']}", flush=True)
+                    out.append(row)
+                    continue
+                ref_o, ref_lse = reference(torch, q, k, v, causal, scale)
+                row["triton"] = errors(torch, o, ref_o)
+                row["lse_max_abs"] = float((m * math.log(2) - ref_lse).abs().max())
+                worst = {"rel_fro": 0.0, "max_abs": 0.0}
+                for be in backends(torch).values():
+                    e = errors(torch, torch_fn(torch, be, q, k, v, causal)(), ref_o)
+                    worst = {x: max(worst[x], e[x]) for x in worst}
+                t = row["triton"]
+                row["ok"] = (t["nan"] == 0 and t["rel_fro"] <= min(1e-2, 2 * worst["rel_fro"])
+                             and t["max_abs"] <= 2 * worst["max_abs"] and row["lse_max_abs"] <= 1e-3)
+                print(f"  check triton 1x2x{s}x{d} causal={causal}: rel {t['rel_fro']:.2e} max "
+                      f"{t['max_abs']:.2e} lse {row['lse_max_abs']:.1e} | torch worst rel "
+                      f"{worst['rel_fro']:.2e} -> {'ok' if row['ok'] else 'FAIL'}", flush=True)
+                out.append(row)
+    return out
+
+
 def time_round(torch, fn, iters=10):
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     s.record()
@@ -197,9 +245,11 @@ def time_round(torch, fn, iters=10):
     return s.elapsed_time(e) / iters
 
 
-def bench(torch, rt, ours_by_name: dict, cfgs, seqs, rounds=5) -> list:
-    """Per (head dim, causal, seq): every config of that head dim/causality
-    and the three torch backends, round-robin."""
+def bench(torch, rt, ours_by_name: dict, cfgs, seqs, rounds=5, tri=None, schedule=None,
+          on_row=None) -> list:
+    """Per (head dim, causal, seq): every config of that head dim/causality,
+    the three torch backends and (`tri`) the Triton tutorial kernel,
+    round-robin; ``default`` names the config schedule.choose picks."""
     rows = []
     groups = sorted({(c["head_dim"], c["causal"]) for c in cfgs})
     for d, causal in groups:
@@ -220,6 +270,15 @@ def bench(torch, rt, ours_by_name: dict, cfgs, seqs, rounds=5) -> list:
                     fns[name] = fn
                 except Exception as ex:
                     print(f"  {name} unavailable at d={d} s={s}: {str(ex).splitlines()[0][:100]}")
+            if tri is not None:
+                try:
+                    tri.fwd(q, k, v, causal, 1 / math.sqrt(d))   # autotunes this shape
+                    torch.cuda.synchronize()
+                    fns["triton"] = (lambda q=q, k=k, v=v: tri.fwd(q, k, v, causal,
+                                                                  1 / math.sqrt(d)))
+                except Exception as ex:
+                    print(f"  triton unavailable at d={d} s={s}: {type(ex).__name__}: "
+                          f"{str(ex).splitlines()[0][:200] if str(ex) else ''}")
             for fn in fns.values():         # warm up
                 fn()
             torch.cuda.synchronize()
@@ -232,7 +291,16 @@ def bench(torch, rt, ours_by_name: dict, cfgs, seqs, rounds=5) -> list:
                    "ms": {n: statistics.median(t) for n, t in times.items()},
                    "tflops": {n: flops / (statistics.median(t) * 1e-3) / 1e12
                               for n, t in times.items()}}
+            if schedule is not None:
+                pick = schedule.choose(d, s, causal)
+                names = [c["name"] for c in mine if schedule.matches(pick, c)]
+                row["default"] = names[0] if names else None
+            if tri is not None and "triton" in fns:
+                best = getattr(tri._attn_fwd, "best_config", None)
+                row["triton_config"] = str(best) if best is not None else None
             rows.append(row)
+            if on_row is not None:
+                on_row(rows)                # a run cut short keeps the rows it timed
             print(f"  d={d} causal={causal} seq={s} b={b}: " +
                   " ".join(f"{n} {tf:.0f}" for n, tf in row["tflops"].items()), flush=True)
             for c in mine:
@@ -249,6 +317,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small check shapes only")
     ap.add_argument("--seqs", default="")
     ap.add_argument("--json", default="")
+    ap.add_argument("--triton", action="store_true",
+                    help="Triton's fused-attention tutorial kernel (triton_fa.py) as well")
     ap.add_argument("--exact-log", default="", help="run_manifest.py's log: configs whose exact "
                     "case did not PASS are skipped (a hang there would hang here)")
     args = ap.parse_args()
@@ -256,6 +326,7 @@ def main() -> None:
     import torch
     rt = load("runtime", directory, "python/mbarrier_dialect/runtime.py")
     shapes = load("shapes", directory, "examples/attention_parts/shapes.py")
+    schedule = load("schedule", directory, "examples/attention_parts/schedule.py")
     torch.zeros(1, device="cuda")       # torch's primary context, shared with the runtime
     rt.init(0)
     cfgs = json.loads((directory / "attn.json").read_text())["configs"]
@@ -271,7 +342,7 @@ def main() -> None:
             print(f"skipping configs whose exact case failed: {sorted(bad)}")
         cfgs = [c for c in cfgs if c["name"] not in bad]
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-              "checks": {}, "bench": []}
+              "configs": cfgs, "checks": {}, "bench": []}
     ours = {}
     for c in cfgs:
         t0 = time.perf_counter()
@@ -281,22 +352,44 @@ def main() -> None:
         print(f"checked {c['name']} in {time.perf_counter() - t0:.1f} s", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
+    seqs = [int(x) for x in args.seqs.split(",")] if args.seqs else SEQS
+    tri = None
+    if args.triton:
+        try:
+            import triton
+            tri = load("triton_fa", directory, "bench/attention/triton_fa.py")
+            result["triton"] = triton.__version__
+        except Exception as ex:
+            result["triton_error"] = f"{type(ex).__name__}: {ex}"
+            print("triton unavailable:", result["triton_error"])
+        if tri is not None:
+            result["checks"]["triton"] = check_triton(torch, tri, seqs)
+            if not all(r["ok"] for r in result["checks"]["triton"]):
+                tri = None                  # not timed when wrong
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
     if not args.check_only:
-        seqs = [int(x) for x in args.seqs.split(",")] if args.seqs else SEQS
         good = [c for c in cfgs if all(r["ok"] for r in result["checks"][c["name"]])]
-        result["bench"] = bench(torch, rt, ours, good, seqs)
+        def on_row(rows):
+            if args.json:
+                Path(args.json).write_text(json.dumps({**result, "bench": rows}, indent=1))
+        result["bench"] = bench(torch, rt, ours, good, seqs, tri=tri, schedule=schedule,
+                                on_row=on_row)
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=1))
-        print("\n| d | causal | seq | batch | " + " | ".join(["ours (best)", "flash", "cudnn",
-                                                             "efficient"]) + " |")
+        print("\n| d | causal | seq | batch | ours (best) | ours (default) | " +
+              " | ".join(OTHERS) + " | default / best torch |")
         for r in result["bench"]:
             tf = r["tflops"]
-            best = max((v, n) for n, v in tf.items() if n not in ("flash", "cudnn", "efficient"))
+            best = max((v, n) for n, v in tf.items() if n not in OTHERS)
+            dflt = r.get("default")
+            d_tf = tf.get(dflt, float("nan")) if dflt else float("nan")
+            top = max(tf.get(n, 0.0) for n in TORCH) or float("nan")
             print(f"| {r['head_dim']} | {r['causal']} | {r['seq']} | {r['batch']} | "
-                  f"{best[0]:.0f} ({best[1]}) | " +
-                  " | ".join(f"{tf.get(n, float('nan')):.0f}" for n in ("flash", "cudnn", "efficient"))
-                  + " |")
-    bad = [n for n, rows in result["checks"].items() if not all(r["ok"] for r in rows)]
+                  f"{best[0]:.0f} ({best[1]}) | {d_tf:.0f} ({dflt}) | " +
+                  " | ".join(f"{tf.get(n, float('nan')):.0f}" for n in OTHERS) +
+                  f" | {d_tf / top:.2f} |")
+    bad = [n for n, rows in result["checks"].items() if not all(r.get("ok") for r in rows)]
     print("checks:", "all ok" if not bad else f"FAILED: {bad}")
 
 

@@ -22,7 +22,8 @@ round: g syncs on ``turns[g]`` and arrives on ``turns[(g + 1) % 3]``.
 Warpgroup 0 gets the first turn (it arrives on its own barrier once); the
 last warpgroup arrives on warpgroup 0's once more at the end, so every
 phase of every turn barrier completes (256 threads: the one that syncs and
-the one that hands over).
+the one that hands over). A persistent kernel does both once per CTA,
+around its tile loop, not per tile (see :func:`consumer`).
 """
 from __future__ import annotations
 
@@ -221,19 +222,37 @@ def overlap(r: Rows, kc, vc, n_full, n_blocks):
     return m, l, o
 
 
-def consumer(r: Rows, q_full, q_smem, kc, vc, n_full, n_blocks, first_turn: bool = True):
-    """One consumer warpgroup: wait for Q, the schedule, the first and the
-    balancing turns; returns (m, l, O). `first_turn=False` leaves out
-    warpgroup 0's first turn: the hang FA3's ``mma_init`` prevents (every
-    warpgroup waits for another's arrive), which the checker rejects; it
-    is never launched."""
-    q_full.wait(0, 0)
+def first_turn(turns, cw) -> None:
+    """Warpgroup 0 takes the first turn: it arrives on its own barrier once."""
+    with if_then(cw == 0):
+        turns[0].arrive()
+
+
+def last_turn(turns, cw) -> None:
+    """The last warpgroup arrives on warpgroup 0's barrier once more:
+    warpgroup 0's last phase completes."""
+    with if_then(cw == len(turns) - 1):
+        turns[0].arrive()
+
+
+def consumer(r: Rows, q_smem, kc, vc, n_full, n_blocks, first: bool = True,
+             turn_ends: bool = True):
+    """One consumer warpgroup's tile, its Q landed in `q_smem`: the
+    schedule and (`turn_ends`) the first and the balancing turns, so that
+    every phase of every turn barrier completes within the tile; returns
+    (m, l, O). A persistent kernel passes ``turn_ends=False`` and takes the
+    first turn once before its tile loop and balances once after it: the
+    one turn then goes round the warpgroups across tiles (FA3's
+    ``mma_init`` once per CTA). Per tile, warpgroup 0's next first turn
+    could meet the last warpgroup's balancing arrive on the same phase
+    (two arrivals where a sync belongs): the hang an exact case found.
+    `first=False` leaves out warpgroup 0's first turn: the hang FA3's
+    ``mma_init`` prevents (every warpgroup waits for another's arrive),
+    which the checker rejects; it is never launched."""
     r.q_addr = smem_address(q_smem) + r.cw * (64 * 128)   # this warpgroup's 64 rows of Q
-    if r.turns is not None and first_turn:
-        with if_then(r.cw == 0):
-            r.turns[0].arrive()                    # warpgroup 0 takes the first turn
+    if r.turns is not None and first and turn_ends:
+        first_turn(r.turns, r.cw)
     m, l, o = (overlap if r.cfg.overlap else serial)(r, kc, vc, n_full, n_blocks)
-    if r.turns is not None:
-        with if_then(r.cw == len(r.turns) - 1):
-            r.turns[0].arrive()                    # complete warpgroup 0's last phase
+    if r.turns is not None and turn_ends:
+        last_turn(r.turns, r.cw)
     return m, l, o

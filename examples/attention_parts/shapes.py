@@ -22,9 +22,11 @@ def check_shape(batch: int, heads: int, seq: int, head_dim: int, kernel_head_dim
         raise ValueError("seq and batch*heads must be below 2^31 (i32 coordinates)")
 
 
-def grid(batch: int, heads: int, seq: int, block_m: int) -> int:
-    """CTAs to launch: one per (query tile, batch x head)."""
-    return -(-seq // block_m) * batch * heads
+def grid(batch: int, heads: int, seq: int, block_m: int, sms: int | None = None) -> int:
+    """CTAs to launch: one per (query tile, batch x head), or (a persistent
+    kernel, `sms` its SMs) at most one per SM, each walking the tiles."""
+    tiles = -(-seq // block_m) * batch * heads
+    return tiles if sms is None else min(tiles, sms)
 
 
 def flops(batch: int, heads: int, seq: int, head_dim: int, causal: bool) -> float:

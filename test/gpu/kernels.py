@@ -389,6 +389,17 @@ def attention_example(causal: bool = False, pingpong: bool = False) -> Case:
     return module.case(2, 1, 300, cfg, seed=7, name=name)
 
 
+def attention_persistent() -> Case:
+    """examples/attention.py persistent (Config.persistent): Q through a
+    2-stage pipe, three consumer warpgroups taking turns round the ring,
+    built for 3 CTAs so each walks two causal tiles of 192 rows (2 x 450
+    keys): O and lse bit for bit. Its per-tile-turn form hung on the H200
+    (docs/pipelines.md, "Persistent")."""
+    module = example("attention")
+    cfg = module.Config(head_dim=64, block_m=192, causal=True, pingpong=True, persistent=True)
+    return module.case(2, 1, 450, cfg, seed=9, name="attention_d64_m192_causal_pp_p_exact", sms=3)
+
+
 def tma_pipeline_rowcol(depth: int = 4, warps: int = 2, tiles: int = 48,
                         clusters: int = 1) -> Case:
     """A 2 x 2 cluster pipe with ``multicast="rowcol"`` (CUTLASS's GEMM
@@ -525,7 +536,8 @@ SUITES = {
              tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example, named_pingpong]
             + PIPES
             + [lambda: gemm_example(1), lambda: gemm_example(2), gemm_pingpong_example,
-               attention_example, lambda: attention_example(causal=True, pingpong=True)],
+               attention_example, lambda: attention_example(causal=True, pingpong=True),
+               attention_persistent],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),
                  lambda: operators(512), first_example,

@@ -162,3 +162,115 @@ def test_exact_data_is_one_hot_attention():
     t = np.where(causal, s, -np.inf).argmax(-1)
     assert (np.take_along_axis(v, t[..., None], 2) == o).all()
     assert (np.where(causal, s, 0) <= 128).all() and ((s == 128).sum(-1) == 1).all()
+
+
+@pytest.mark.parametrize("kw", [dict(head_dim=64, causal=True, pingpong=True, epilogue="tma"),
+                                dict(head_dim=128, pingpong=True)])
+def test_persistent_walks_the_tiles_with_q_through_a_ring_of_two(kw):
+    """Persistent: the tile loop strides by %nctaid.x; Q comes through a
+    third pipe of two stages (its full barriers' expect_tx and its empty
+    barriers' waits in the producer), so the smem holds two Q tiles; the
+    checker is silent and debug waits compile."""
+    c = compiled(persistent=True, **kw)
+    plain = compiled(**kw)
+    assert "%nctaid.x" in c.ptx and "%nctaid.x" not in plain.ptx
+    # mbarrier.init: Q's 2 x (full, empty) more than the TMABar's one
+    assert c.ptx.count("mbarrier.init.shared.b64") == plain.ptx.count("mbarrier.init.shared.b64") + 3
+    cfg = attention.Config(persistent=True, **kw)
+    assert cfg.smem_bytes == attention.Config(**kw).smem_bytes + cfg.q_bytes
+    assert cfg.name.endswith("_persist")
+    assert "trap;" in compiled(persistent=True, debug_waits=1_000_000, **kw).ptx
+
+
+def test_persistent_takes_batch_heads_and_a_grid_of_at_most_the_sms():
+    k = attention.build(4, 16, 1000, attention.Config(head_dim=64, persistent=True), sms=132)
+    assert k.grid[0] == 132
+    names = [n for n, _ in k.params]
+    assert names[names.index("seq") + 1] == "batch_heads"
+    plain = attention.build(4, 16, 1000, attention.Config(head_dim=64))
+    assert "batch_heads" not in [n for n, _ in plain.params] and plain.grid[0] == 8 * 64
+    assert grid(4, 16, 1000, 128, sms=132) == 132 and grid(1, 1, 300, 128, sms=132) == 3
+    k = attention.build(1, 1, 300, attention.Config(head_dim=64, persistent=True), sms=132)
+    assert k.grid[0] == 3
+
+
+def test_config_for_is_the_schedule_table_and_matches_a_built_row():
+    import dataclasses
+    from attention_parts import schedule
+    for d in (64, 128):
+        for causal in (False, True):
+            for seq in (1024, 16384):
+                cfg = attention.config_for(d, seq, causal)
+                assert (cfg.head_dim, cfg.causal) == (d, causal)
+                assert schedule.matches(schedule.choose(d, seq, causal), dataclasses.asdict(cfg))
+    # matches() fills the fields a choice leaves out with Config's defaults
+    defaults = dataclasses.asdict(attention.Config())
+    for key in ("block_m", "block_n", "stages", "pingpong", "epilogue", "persistent", "overlap"):
+        assert schedule.matches({key: defaults[key]}, {})
+    assert not schedule.matches({"pingpong": True}, {})
+    with pytest.raises(ValueError, match="head_dim is 64 or 128"):
+        attention.config_for(96, 1024, False)
+    with pytest.raises(TypeError):
+        attention.config_for(64, 1024, 1)
+
+
+def _arrive_loop_depths(k) -> list:
+    """The scf.for nesting depth of every mbarrier.bar_arrive (the turn
+    hand-overs and the first/balancing turns) in the kernel's IR."""
+    depths = []
+
+    def walk(op, depth):
+        name = op.operation.name
+        if name == "mbarrier.bar_arrive":
+            depths.append(depth)
+        for region in op.operation.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    walk(inner, depth + (name == "scf.for"))
+    walk(k.module.operation, 0)
+    return depths
+
+
+@pytest.mark.parametrize("block_m,head_dim", [(128, 64), (192, 64)])
+def test_persistent_takes_the_first_turn_once_per_cta_not_per_tile(block_m, head_dim):
+    """The first turn and the balancing arrive are outside the tile loop
+    (depth 0), every hand-over inside it: one turn goes round across tiles.
+    Per tile, warpgroup 0's next first turn could land in the phase of the
+    last warpgroup's balancing arrive (two arrivals, no sync): the exact
+    case exact_d64_m192_causal_pp_p_2x1x450 hung on the H200 that way."""
+    cfg = attention.Config(head_dim=head_dim, block_m=block_m, causal=True, pingpong=True)
+    persistent = _arrive_loop_depths(attention.build(cfg=cfg, persistent=True))
+    assert persistent.count(0) == 2 and min(d for d in persistent if d) >= 1
+    # the plain kernel: block 0's and the last PV GEMM's hand-overs are outside any loop too
+    assert _arrive_loop_depths(attention.build(cfg=cfg)).count(0) > 2
+
+
+def test_every_choice_of_config_for_is_a_configuration_the_benchmark_builds():
+    """run.py names the built configuration config_for picks on each row
+    (``default``): each choice, at every benchmarked seq, is in build.py."""
+    import dataclasses
+    sys.path.insert(0, os.path.join(ROOT, "bench", "attention"))
+    import build as bench_build
+    from attention_parts import schedule
+    built = {n: dataclasses.asdict(c) for n, c in bench_build.CONFIGS.items()}
+    for d in (64, 128):
+        for causal in (False, True):
+            for seq in (1000, 1024, 2048, 4096, 8192, 16384):
+                pick = schedule.choose(d, seq, causal)
+                assert [n for n, c in built.items() if schedule.matches(pick, c)], (d, seq, causal)
+    assert attention.config_for(64, 1024, True).persistent
+    assert attention.config_for(64, 16384, True).block_m == 192
+
+
+def test_the_benchmarks_table_names_a_timed_config_on_every_row_of_the_final_run():
+    """bench/attention/table.py (BENCHMARKS.md's table) finds, on every row
+    of the committed final run, the configuration config_for picks among
+    those the run timed (a choice the run did not time would print nan)."""
+    sys.path.insert(0, os.path.join(ROOT, "bench", "attention"))
+    import table
+    data, cfgs = table.load(os.path.join(ROOT, "bench", "attention", "results", "6_final",
+                                         "attn.json"))
+    assert len(data["bench"]) == 20
+    for row in data["bench"]:
+        assert table.chosen(row, cfgs) in row["tflops"], row["seq"]
+    assert "| 64 | yes | 1024 |" in table.table(data, cfgs)
