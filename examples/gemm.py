@@ -67,7 +67,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, named_barrier,
+from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH,
                                  smem_offset, store_drain, store_tile, store_tile_tma,
                                  warpgroup_barrier)
 from gemm_parts.pingpong import pingpong_consumer
@@ -402,7 +402,8 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                     store_drain(wtid)
             else:
                 ((tile_m, tile_n),) = each_tile([])
-                acc = _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg)
+                meet = warpgroup_barrier(k, cw) if cfg.full_wait == "elect" else None
+                acc = _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, meet)
                 store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
         k.epilogue()                               # no CTA exits while its peer may arrive
     k.config = cfg  # type: ignore[attr-defined]
@@ -517,7 +518,7 @@ def _raw_producer(k, cfg, pool, full, empty, a_ring, b_ring, k_tiles, tile_m, b_
         loop.next(*next_slot(stage, phase, S))
 
 
-def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg) -> ir.Value:
+def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, meet) -> ir.Value:
     S, CS = cfg.stages, cfg.cluster
     a_base = smem_address(a_ring) + cw * (64 * BK * 2)
     b_base = smem_address(b_ring)
@@ -538,7 +539,7 @@ def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, wg) -> ir
         if cfg.full_wait == "elect":
             with if_then(wtid == 0):
                 full.wait(stage, phase, scope=cfg.full_wait_scope)
-            named_barrier(wg, 128)
+            meet()                                 # the warpgroup's named barrier
         else:
             full.wait(stage, phase, scope=cfg.full_wait_scope)
         acc = mma_k_tile(acc, a_base + stage * cfg.a_bytes, b_base + stage * cfg.b_bytes,

@@ -27,14 +27,6 @@ def smem_offset(ptr: ir.Value, nbytes) -> ir.Value:
     return llvm.GEPOp(ptr.type, ptr, [nbytes], [dyn], i8, llvm.GEPNoWrapFlags.none).result
 
 
-def named_barrier(barrier_id: lang.Value, threads: int) -> None:
-    """``bar.sync id, threads``: the warpgroup's threads meet (upstream
-    ``nvvm.barrier`` with both operands does not survive a print/parse round
-    trip with locations in this MLIR, so it is written as inline PTX)."""
-    llvm.InlineAsmOp(None, [barrier_id], f"bar.sync $0, {threads};", "r",
-                     has_side_effects=True)
-
-
 def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
     """Write one warpgroup's 64 x bn accumulator to C (row-major, N columns):
     value j of thread t is row 16*(t/32) + t%32/4 + 8*(j/2%2), column
