@@ -97,20 +97,10 @@ class Ours:
         args = [*maps, do, *o_map, dl, np.int32(s), *[np.int32(b * h)] * persistent,
                 np.float32(scale * math.log2(math.e))]
         grid = self.shapes.grid(b, h, s, cfg["block_m"], rt.sm_count() if persistent else None)
-        rt.validate_launch_shape(grid, cfg["threads"], None)
-        params, keep = rt._pack_args(args)
-        driver = rt._driver()
-        config = driver.CUlaunchConfig()
-        config.gridDimX, config.gridDimY, config.gridDimZ = grid, 1, 1
-        config.blockDimX, config.blockDimY, config.blockDimZ = cfg["threads"], 1, 1
-        config.sharedMemBytes = cfg["smem_bytes"]
-        config.hStream = 0
-        function = self.function
-
-        def run():
-            keep  # noqa: B018  (the packed arguments live as long as the closure)
-            rt.check(driver.cuLaunchKernelEx(config, function, params, 0), "cuLaunchKernelEx")
-        return run
+        # runtime.launch's checks and argument packing once; then only the
+        # driver call per launch (the timing loop must not be launch-bound).
+        return rt.prepare_launch(self.function, grid, cfg["threads"], args, None,
+                                 cfg["smem_bytes"])
 
     def release(self):
         for m in self.maps:

@@ -652,6 +652,21 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     :class:`ClusterSizeError` where it does not.  A driver error of a
     cluster launch names the cluster size.
     """
+    prepare_launch(function, grid, block, args, cluster, shared_mem, stream)()
+    if sync and _handle(function) in _debug_wait_functions:
+        synchronize_capturing_waits(stream)
+    elif sync:
+        _synchronize(stream)
+
+
+def prepare_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
+                   stream=None):
+    """Everything :func:`launch` does before the driver call, once: the
+    checks, the packed arguments, the launch configuration. Returns a
+    function of no arguments that issues the launch (``cuLaunchKernelEx``)
+    and does not wait for it, for timing loops that must not be bound by
+    the Python side of a launch (``bench/gemm/run.py``,
+    ``bench/attention/run.py``)."""
     grid, block, cluster = validate_launch_shape(grid, block, cluster)
     params, keepalive = _pack_args(args)
     driver = _driver()
@@ -673,12 +688,11 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
         what += f" (a cluster of {math.prod(cluster)} CTAs)"
         if math.prod(cluster) > PORTABLE_CLUSTER_LIMIT:
             _allow_non_portable_cluster(function, config, cluster, block, shared_mem)
-    check(driver.cuLaunchKernelEx(config, function, params, 0), what)
-    del keepalive  # the driver copied the argument values during the call
-    if sync and _handle(function) in _debug_wait_functions:
-        synchronize_capturing_waits(stream)
-    elif sync:
-        _synchronize(stream)
+
+    def issue() -> None:
+        keepalive  # noqa: B018  (the packed argument values live as long as this function)
+        check(driver.cuLaunchKernelEx(config, function, params, 0), what)
+    return issue
 
 
 def _allow_non_portable_cluster(function, config, cluster, block, shared_mem: int) -> None:

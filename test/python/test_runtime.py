@@ -263,3 +263,24 @@ def test_a_refused_cluster_launch_names_the_cluster_size(fresh_rt, monkeypatch):
     with pytest.raises(rt.CudaError, match=r"cuOccupancyMaxActiveClusters for a cluster of 16 "
                                            r"CTAs .* failed: CUDA_ERROR_INVALID_CLUSTER_SIZE"):
         rt.launch("fn:k", grid=(16,), block=(32,), args=[], cluster=(16,))
+
+
+def test_a_prepared_launch_checks_and_packs_once_and_never_waits(fresh_rt, monkeypatch):
+    """prepare_launch (the benchmarks' timing loops): the shape checks, the
+    argument packing and a non-portable cluster's checks happen once, at
+    preparation; each call of the result is one cuLaunchKernelEx and no
+    synchronization."""
+    rt = fresh_rt
+    fake = _use(rt, monkeypatch)
+    with pytest.raises(ValueError):          # checked before anything reaches the driver
+        rt.prepare_launch("fn:k", grid=(0,), block=(32,), args=[])
+    assert fake.calls == []
+    issue = rt.prepare_launch("fn:k", grid=(32,), block=(32,), args=[np.int32(7)],
+                              cluster=(16,))
+    before = fake.names()
+    assert before.count("cuOccupancyMaxActiveClusters") == 1 and "cuLaunchKernelEx" not in before
+    for _ in range(3):
+        issue()
+    after = fake.names()[len(before):]
+    assert after == ["cuLaunchKernelEx"] * 3
+    assert ("cuLaunchKernelEx", "fn:k", (32, 1, 1), (16, 1, 1)) in fake.calls
