@@ -19,7 +19,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 import attention  # noqa: E402
+import harness  # noqa: E402
 
 C = attention.Config
 CONFIGS = {
@@ -101,11 +103,8 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
         compiled = attention.build(cfg=cfg).compile(debug_waits=debug_waits)
         for w in compiled.warnings:
             print(f"{name}: checker warning: {w}")
-        with open(os.path.join(out_dir, f"{name}.cubin"), "wb") as f:
-            f.write(compiled.cubin)
-        with open(os.path.join(out_dir, f"{name}.ptx"), "w") as f:
-            f.write(compiled.ptx)
-        rows.append({"name": name, "cubin": f"{name}.cubin", "entry": cfg.name,
+        cubin = harness.write_kernel(out_dir, name, compiled.cubin, compiled.ptx)
+        rows.append({"name": name, "cubin": cubin, "entry": cfg.name,
                      "head_dim": cfg.head_dim, "causal": cfg.causal, "block_m": cfg.block_m,
                      "block_n": cfg.block_n, "stages": cfg.stages, "pingpong": cfg.pingpong,
                      "epilogue": cfg.epilogue, "persistent": cfg.persistent, "overlap": cfg.overlap, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,

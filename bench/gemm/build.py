@@ -20,7 +20,9 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 import gemm  # noqa: E402
+import harness  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402
 
 CONFIGS = {
@@ -106,11 +108,8 @@ def build(out_dir: str, names=None) -> dict:
             compiled = gemm.build(cfg=cfg).compile()
         for w in compiled.warnings:
             print(f"{name}: checker warning: {w}")
-        with open(os.path.join(out_dir, f"{name}.cubin"), "wb") as f:
-            f.write(compiled.cubin)
-        with open(os.path.join(out_dir, f"{name}.ptx"), "w") as f:
-            f.write(compiled.ptx)
-        rows.append({"name": name, "cubin": f"{name}.cubin", "entry": cfg.name,
+        cubin = harness.write_kernel(out_dir, name, compiled.cubin, compiled.ptx)
+        rows.append({"name": name, "cubin": cubin, "entry": cfg.name,
                      "bm": cfg.bm, "bn": cfg.bn, "consumers": cfg.consumers, "bk": gemm.BK, "stages": cfg.stages,
                      "cluster": cfg.cluster, "out": cfg.out, "group_m": cfg.group_m,
                      "barriers": cfg.barriers, "unroll": cfg.unroll,
