@@ -471,10 +471,7 @@ def main() -> None:
     cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
                  overlap=not args.serial, epilogue=args.epilogue, persistent=args.persistent)
     compiled = build(cfg=cfg).compile()
-    os.makedirs(args.out_dir, exist_ok=True)
-    for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
-        with open(os.path.join(args.out_dir, f"{cfg.name}.{ext}"), "wb") as f:
-            f.write(data)
+    compiled.write(args.out_dir, cfg.name)
     print(f"wrote {cfg.name}.ptx/.cubin to {os.path.abspath(args.out_dir)}; "
           f"launch with {cfg.threads} threads, {cfg.smem_bytes} bytes of dynamic shared memory")
     if args.run:

@@ -50,10 +50,7 @@ def main() -> None:
     parser.add_argument("--run", action="store_true", help="launch it and check the result")
     args = parser.parse_args()
     compiled = build().compile(chip="sm_90")
-    os.makedirs(args.out_dir, exist_ok=True)
-    for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
-        with open(os.path.join(args.out_dir, f"signal_peer.{ext}"), "wb") as f:
-            f.write(data)
+    compiled.write(args.out_dir, "signal_peer")
     print("barrier instructions in signal_peer.ptx:")
     for line in compiled.ptx.splitlines():
         if "mbarrier" in line or "mapa" in line:

@@ -614,10 +614,7 @@ def main() -> None:
                  persistent=args.persistent)
     k = build(cfg=cfg)
     compiled = k.compile()
-    os.makedirs(args.out_dir, exist_ok=True)
-    for ext, data in (("ptx", compiled.ptx.encode()), ("cubin", compiled.cubin)):
-        with open(os.path.join(args.out_dir, f"{cfg.name}.{ext}"), "wb") as f:
-            f.write(data)
+    compiled.write(args.out_dir, cfg.name)
     print(f"wrote {cfg.name}.ptx/.cubin to {os.path.abspath(args.out_dir)}; "
           f"launch with {cfg.smem_bytes} bytes of dynamic shared memory")
     if args.run:

@@ -144,6 +144,18 @@ class CompiledKernel:
         module = self._only_module("cubin")
         return module.cubin if module else b""
 
+    def write(self, out_dir: str, name: str) -> tuple[str, str]:
+        """Write ``out_dir/name.ptx`` and ``out_dir/name.cubin`` (the only
+        gpu.module's; ``out_dir`` is made where missing) and return the two
+        paths."""
+        os.makedirs(out_dir, exist_ok=True)
+        ptx_path, cubin_path = (os.path.join(out_dir, f"{name}.{ext}") for ext in ("ptx", "cubin"))
+        with open(ptx_path, "w") as f:
+            f.write(self.ptx)
+        with open(cubin_path, "wb") as f:
+            f.write(self.cubin)
+        return ptx_path, cubin_path
+
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
                       check_sync: bool = True, strict: bool = False,

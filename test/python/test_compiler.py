@@ -80,6 +80,21 @@ def test_one_module_keeps_ptx_and_cubin():
     assert ptx_only.ptx.startswith("//") and ptx_only.cubin == b""
 
 
+def test_write_puts_the_ptx_and_the_cubin_side_by_side(tmp_path):
+    """CompiledKernel.write (what the examples' -o does): NAME.ptx and
+    NAME.cubin in a folder it makes, byte for byte the compiled ones; with
+    several gpu.modules it refuses, as .ptx does."""
+    one = TWO_MODULES[: TWO_MODULES.index("  gpu.module @alpha")] + "}\n"
+    result = compile(one)
+    out = tmp_path / "new" / "dir"
+    ptx_path, cubin_path = result.write(str(out), "zeta_kernel")
+    assert (ptx_path, cubin_path) == (str(out / "zeta_kernel.ptx"), str(out / "zeta_kernel.cubin"))
+    assert Path(ptx_path).read_text() == result.ptx
+    assert Path(cubin_path).read_bytes() == result.cubin and result.cubin[:4] == ELF
+    with pytest.raises(CompileError, match=r"\.modules\[name\]\.ptx"):
+        compile(TWO_MODULES).write(str(tmp_path), "both")
+
+
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "mbarrier_dialect.cli", *args],
                           capture_output=True)
