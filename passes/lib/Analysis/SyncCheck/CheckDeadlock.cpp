@@ -39,7 +39,6 @@ using Severity = Reporter::Severity;
 namespace {
 constexpr unsigned kDeadlockSlot = 110;
 constexpr unsigned kUnmatchedSlot = 111;
-constexpr int64_t kDeadlockWarpSize = 32;
 constexpr size_t kDeadlockMaxEvents = 4096; // per warp
 constexpr int64_t kDeadlockMaxTrips = 64;
 constexpr int64_t kMBarrierKeyBase = 1 << 20; // named keys are below
@@ -59,7 +58,7 @@ struct BarrierEvent {
 class BarrierTraceBuilder {
 public:
   BarrierTraceBuilder(SPMDModel &model)
-      : model(model), numWarps((model.threads() + kDeadlockWarpSize - 1) / kDeadlockWarpSize),
+      : model(model), numWarps((model.threads() + kWarpSize - 1) / kWarpSize),
         traces(numWarps) {}
 
   bool build(FunctionOpInterface fn) {
@@ -143,7 +142,7 @@ private:
     std::vector<std::optional<Point>> first(numWarps);
     for (unsigned b : points->set_bits()) {
       Point p = model.point(b);
-      int64_t w = p.tid / kDeadlockWarpSize;
+      int64_t w = p.tid / kWarpSize;
       ++lanes[w];
       if (!first[w])
         first[w] = p;
@@ -152,7 +151,7 @@ private:
     for (int64_t w = 0; w < numWarps; ++w) {
       if (!lanes[w])
         continue;
-      int64_t size = std::min(kDeadlockWarpSize, model.threads() - w * kDeadlockWarpSize);
+      int64_t size = std::min(kWarpSize, model.threads() - w * kWarpSize);
       if (wholeWarps && lanes[w] != size)
         return std::nullopt;
       warps.push_back({w, *first[w]});
@@ -176,7 +175,7 @@ private:
       std::optional<int64_t> count = namedBarrierCountAt(op, model, p);
       if (!key || !count || *key < 0 || *key >= kMBarrierKeyBase)
         return false;
-      if (!push(w, {BarrierEvent::Arrive, op, *key, *count, kDeadlockWarpSize, 0, waits}))
+      if (!push(w, {BarrierEvent::Arrive, op, *key, *count, kWarpSize, 0, waits}))
         return false;
       if (waits && !push(w, {BarrierEvent::Wait, op, *key, *count, 0, 0, false}))
         return false;
@@ -215,7 +214,7 @@ private:
       return false;
     std::vector<int64_t> lanes(numWarps, 0);
     for (unsigned b : acting->set_bits())
-      ++lanes[model.point(b).tid / kDeadlockWarpSize];
+      ++lanes[model.point(b).tid / kWarpSize];
     for (int64_t w = 0; w < numWarps; ++w)
       if (lanes[w] && !push(w, {BarrierEvent::Arrive, op, *key, 0, lanes[w] * *count, 0, false}))
         return false;
@@ -235,7 +234,7 @@ private:
       // Every thread of the warp that waits waits for the same parity.
       for (unsigned b : points->set_bits()) {
         Point p = model.point(b);
-        if (p.tid / kDeadlockWarpSize == w && model.evalInt(wait.getPhase(), p) != phase)
+        if (p.tid / kWarpSize == w && model.evalInt(wait.getPhase(), p) != phase)
           return false;
       }
       int64_t parity = (*phase ^ wait.getPhaseOffset()) & 1;
@@ -283,7 +282,7 @@ struct BarrierRun {
   /// warp has reached.
   void completeCountless() {
     for (auto &[key, n] : arrived)
-      if (n > 0 && phaseCount[key] == 0 && n >= runningWarps() * kDeadlockWarpSize) {
+      if (n > 0 && phaseCount[key] == 0 && n >= runningWarps() * kWarpSize) {
         n = 0;
         ++phase[key];
       }
@@ -407,7 +406,7 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
       users += llvm::any_of(trace, [&](const BarrierEvent &other) {
         return other.kind == BarrierEvent::Arrive && other.key == e.key;
       });
-    if (e.count > 0 && users * kDeadlockWarpSize < e.count)
+    if (e.count > 0 && users * kWarpSize < e.count)
       return true;
     llvm::BitVector same(n);
     for (int64_t u = 0; u < n; ++u)

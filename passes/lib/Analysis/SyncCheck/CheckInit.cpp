@@ -488,10 +488,10 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
       auto otherWarp = [&](const Pending *p) {
         for (unsigned b : others(p).set_bits()) {
           Point u = model.point(b);
-          int64_t warp = u.tid / 32;
+          int64_t warp = u.tid / kWarpSize;
           bool initializer = false;
-          for (int64_t t = warp * 32;
-               t < std::min<int64_t>(model.threads(), warp * 32 + 32); ++t)
+          for (int64_t t = warp * kWarpSize;
+               t < std::min<int64_t>(model.threads(), (warp + 1) * kWarpSize); ++t)
             initializer |= p->by.test(model.bit({u.rank, t}));
           if (!initializer)
             return true;

@@ -29,7 +29,6 @@ using Severity = Reporter::Severity;
 namespace {
 constexpr unsigned kNeverCompletesSlot = 100;
 constexpr unsigned kTwoRolesSlot = 101;
-constexpr int64_t kNamedBarrierWarpSize = 32;
 } // namespace
 
 std::optional<NamedBarrierOpInfo> checksync::namedBarrierOpOf(Operation *op) {
@@ -131,7 +130,7 @@ struct NamedBarrierUse {
 /// unknown (or differ within a warp).
 std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operation *> ops,
                                        SPMDModel &model, int64_t rank) {
-  int64_t numWarps = (model.threads() + kNamedBarrierWarpSize - 1) / kNamedBarrierWarpSize;
+  int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
   SmallVector<NamedBarrierUse> uses;
   for (Operation *op : ops) {
     bool waits = namedBarrierOpOf(op)->waits;
@@ -153,7 +152,7 @@ std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operatio
       auto &warps = parts[{*key, *count}];
       if (warps.empty())
         warps.resize(numWarps);
-      warps.set(p.tid / kNamedBarrierWarpSize);
+      warps.set(p.tid / kWarpSize);
     }
     for (auto &[keyCount, warps] : parts)
       uses.push_back({op, waits, keyCount.first, keyCount.second, warps});
@@ -190,7 +189,7 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       if (warps.empty())
         warps.resize(use.warps.size());
       warps |= use.warps;
-      arrivals[use.key] += use.warps.count() * kNamedBarrierWarpSize;
+      arrivals[use.key] += use.warps.count() * kWarpSize;
       for (Operation *parent = use.op->getParentOp();
            parent && parent != fn.getOperation(); parent = parent->getParentOp())
         inLoop[use.key] = inLoop[use.key] || isLoop(parent);

@@ -151,8 +151,8 @@ std::optional<APInt> SPMDModel::evalElect(Operation *elect, Point p) {
   if (!set)
     return std::nullopt;
   // The leader: the lowest active lane of the executing thread's warp.
-  int64_t warp = p.tid / 32;
-  for (int64_t t = warp * 32; t < std::min<int64_t>(numThreads, warp * 32 + 32);
+  int64_t warp = p.tid / kWarpSize;
+  for (int64_t t = warp * kWarpSize; t < std::min<int64_t>(numThreads, (warp + 1) * kWarpSize);
        ++t)
     if (set->test(bit({p.rank, t})))
       return APInt(1, t == p.tid);
@@ -188,7 +188,7 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
   case SpecialReg::NTidX: return make(block[0]);
   case SpecialReg::NTidY: return make(block[1]);
   case SpecialReg::NTidZ: return make(block[2]);
-  case SpecialReg::LaneId: return make(p.tid % 32);
+  case SpecialReg::LaneId: return make(p.tid % kWarpSize);
   case SpecialReg::ClusterCtaRank: return rankValue(p.rank);
   case SpecialReg::ClusterNCtaRank: return rankValue(numRanks);
   case SpecialReg::ClusterCtaIdX: return rankValue(cta[0]);
@@ -229,7 +229,7 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
         int d = dimOf(op);
         return d < 0 || d > 2 ? std::nullopt : rankValue(cta[d]);
       })
-      .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % 32); })
+      .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % kWarpSize); })
       .Case<arith::AddIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a + b; }); })
       .Case<arith::SubIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a - b; }); })
       .Case<arith::MulIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a * b; }); })

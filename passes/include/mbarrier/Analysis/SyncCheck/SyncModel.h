@@ -33,6 +33,10 @@
 
 namespace mlir::mbarrier::checksync {
 
+/// Threads per warp: how the model groups threads into warps (lane ids,
+/// elect.sync, the warps of the named-barrier and deadlock checks).
+constexpr int64_t kWarpSize = 32;
+
 /// One (CTA rank, linear thread id) point of a cluster launch.
 struct Point {
   int64_t rank;
