@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry cluster_handshake(
 // Follows the 2-CTA handshake of NVIDIA/cutlass include/cutlass/arch/barrier.h
 // (ClusterBarrier::arrive(cta_id, pred) / wait(phase)) in the shape of
 // deepseek-ai/DeepEP's and ThunderKittens' cluster producer/consumer turns:

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry cutlass_pingpong(
 // Follows NVIDIA/cutlass include/cutlass/gemm/kernel/sm90_gemm_tma_warpspecialized_pingpong.hpp
 // (GemmUniversal::operator()) with include/cutlass/pipeline/sm90_pipeline.hpp
 // (PipelineTmaAsync, OrderedSequenceBarrier, PipelineTmaStore) and the

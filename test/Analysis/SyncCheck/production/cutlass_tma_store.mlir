@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry cutlass_tma_store(
 // Follows NVIDIA/cutlass include/cutlass/pipeline/sm90_pipeline.hpp
 // (PipelineTmaStore: producer_commit = tma_store_arrive (commit_group),
 // producer_acquire = tma_store_wait<Stages - 1> (wait_group.read), producer_tail

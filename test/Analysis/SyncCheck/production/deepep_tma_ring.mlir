@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry deepep_tma_ring(
 // Follows deepseek-ai/DeepEP csrc/kernels/internode_ll.cu and intranode.cu (the
 // TMA staging ring of the dispatch/combine warps: tma_load_1d into a shared
 // stage with mbarrier_arrive_and_expect_tx, mbarrier_wait, tma_store_1d out of

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry deepgemm_grouped(
 // Follows deepseek-ai/DeepGEMM deep_gemm/include/deep_gemm/fp8_gemm.cuh in its
 // masked grouped form (GemmType::GroupedMasked, m_grouped_gemm_fp8_fp8_bf16_nt_masked:
 // the scheduler reads the group's valid rows masked_m[group] from device memory

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry deepgemm_persistent(
 // Follows deepseek-ai/DeepGEMM deep_gemm/include/deep_gemm/fp8_gemm.cuh
 // (fp8_gemm_kernel: the TMA warpgroup is the last one; full_barriers /
 // empty_barriers per stage; the producer waits empty_barriers[s] with the

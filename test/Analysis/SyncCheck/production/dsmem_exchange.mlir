@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry dsmem_exchange(
 // Follows the distributed-shared-memory exchange of
 // NVIDIA/cutlass include/cutlass/arch/barrier.h (ClusterBarrier::arrive(cta_id):
 // mapa + mbarrier.arrive.release.cluster.shared::cluster) as used by

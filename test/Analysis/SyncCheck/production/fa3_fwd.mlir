@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry fa3_fwd(
 // Follows Dao-AILab/flash-attention hopper/flash_fwd_kernel_sm90.h (the
 // persistent operator(): producer warpgroup + MMA warpgroups over a tile
 // scheduler) with hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp (load(): Q once

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry flashinfer_prefill(
 // Follows flashinfer-ai/flashinfer include/flashinfer/attention/hopper/prefill_sm90.cuh
 // (PrefillWithKVCacheKernel: the producer warpgroup's warp 0 loads, the
 // consumer warpgroups compute; one query tile per CTA) and

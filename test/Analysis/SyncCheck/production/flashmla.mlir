@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry flashmla(
 // Follows deepseek-ai/FlashMLA csrc/flash_fwd_mla_kernel.h (sm90
 // compute_attn_1rowblock_splitkv_mla: two math warpgroups and no producer
 // warpgroup; warpgroup 0 computes S = Q K^T and the softmax, writes P and the

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry multicast_2cta(
 // Follows NVIDIA/cutlass include/cutlass/pipeline/sm90_pipeline.hpp
 // (PipelineTmaAsync with a cluster shape: the empty barrier counts the consumers
 // of every CTA that multicasts into the stage; consumer_release arrives on the

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry named_pingpong(
 // Follows Dao-AILab/flash-attention hopper/named_barrier.hpp (FwdNamedBarriers::
 // WarpSchedulerWG1/WG2) and mainloop_fwd_sm90_tma_gmma_ws.hpp
 // (warp_scheduler_barrier_sync: NamedBarrier::sync(2 * 128, WarpSchedulerWG1 +

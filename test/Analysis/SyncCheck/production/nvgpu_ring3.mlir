@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --raise-nvgpu --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry nvgpu_ring3(
 // Follows upstream llvm/llvm-project mlir/test/Integration/GPU/CUDA/sm90/python/
 // tools/matmulBuilder.py (generate_matmul_ws: the mbarTMA / mbarDONE rings of a
 // warp-specialized kernel, nvgpu.mbarrier.* + nvgpu.tma.async.load), compiled

@@ -1,3 +1,5 @@
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// CHECK: .entry thunderkittens_lcf(
 // Follows HazyResearch/ThunderKittens prototype/lcf/lcf.cuh (the load-compute-
 // finish template: inputs_arrived[ring] (count 1 + tma::expect bytes) and
 // inputs_finished[ring] (count = consumer warps: lane 0 of each consumer warp
