@@ -67,18 +67,16 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH,
-                                 smem_offset, store_drain, store_tile, store_tile_tma,
-                                 warpgroup_barrier)
+from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, store_drain,
+                                 store_tile, store_tile_tma, warpgroup_barrier)
 from gemm_parts.pingpong import pingpong_consumer
-from gemm_parts.wgmma import (BK, DESC_HI, acc_type, mma_k_tile, smem_address,  # noqa: F401
-                              wgmma, wgmma_descriptor)
-from gemm_parts.shapes import check_shape  # noqa: F401  (MLIR-free: run.py loads it too)
+from gemm_parts.wgmma import BK, acc_type, mma_k_tile, smem_address
+from gemm_parts.shapes import check_shape  # MLIR-free: run.py loads it too
 from mbarrier_dialect import lang, manifest
-from mbarrier_dialect.lang import (Kernel, MBarrier, OrderedSequence, Pipeline, TMABar, for_range,
-                                   if_else, if_then)
+from mbarrier_dialect.lang import (Kernel, MBarrier, OrderedSequence, Pipeline, TMABar,
+                                   WarpgroupRoles, byte_offset, for_range, if_else, if_then)
 from mbarrier_dialect.lang.pipeline import StageBuffer
-from mbarrier_dialect.lang.smem import SmemBuffer
+from mbarrier_dialect.manifest import from_bf16_bits, to_bf16_bits
 
 BM = 128                    # tile rows (2 consumer warpgroups x 64); BK: K per stage (128 bytes)
 THREADS = 384               # producer warpgroup + 2 consumer warpgroups
@@ -244,28 +242,7 @@ class Config:
         return min(self.tiles(M, N), sms - sms % self.cluster)
 
 
-# -- small helpers the frontend does not have (yet) ---------------------------
-
-def dynamic_smem(k: Kernel) -> lang.Value:
-    """The ``extern .shared`` array of the launch's dynamic shared memory,
-    its start rounded up to SWIZZLE_ALIGN bytes at run time: a ptr<3>."""
-    name = k.unique_symbol("dynamic_smem")
-    with ir.InsertionPoint.at_block_begin(k.gpu_module_body):
-        llvm.GlobalOp(ir.Type.parse("!llvm.array<0 x i8>"), name,
-                      ir.Attribute.parse("#llvm.linkage<external>"),
-                      alignment=SWIZZLE_ALIGN, addr_space=3)
-    base = llvm.AddressOfOp(ir.Type.parse("!llvm.ptr<3>"), name).result
-    addr = lang.wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), base).result)
-    pad = (0 - addr) & (SWIZZLE_ALIGN - 1)
-    return smem_offset(base, pad)
-
-
-def smem_view(pool, ptr: ir.Value, shape, dtype: str, align: int = SWIZZLE_ALIGN) -> SmemBuffer:
-    """A shared buffer at `ptr` (dynamic shared memory), for lang ops that take one."""
-    buf = SmemBuffer(pool, shape, dtype, align)
-    buf._ptr = ptr
-    return buf
-
+# -- the raw ring's position ---------------------------------------------------
 
 def next_slot(stage: lang.Value, phase: lang.Value, stages: int):
     """The ring position after (stage, phase)."""
@@ -312,9 +289,9 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
         if cfg.epilogue == "tma":                  # STORE_DEPTH 64x64 buffers per consumer wg
             staging = pool.alloc((2 * STORE_DEPTH * STORE_BUFFER_BYTES,), "i8", align=1024)
         pool.commit()
-        ring = dynamic_smem(k)
+        ring = pool.dynamic(align=SWIZZLE_ALIGN)
         a_ring = ring                              # S x [128 x 64] bf16
-        b_ring = smem_offset(ring, S * cfg.a_bytes)  # S x [bn x 64] bf16
+        b_ring = byte_offset(ring, S * cfg.a_bytes)  # S x [bn x 64] bf16
         if cfg.barriers == "pipe":
             k.prologue(pipes=[pipe], sequences=[order] if order else [])
         else:
@@ -350,11 +327,9 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                                  carry=carry):
                 yield raster(vb)
 
-        tid = k.thread_rank()
-        wg = tid // 128
-        role = if_else(wg == 0)
-        with role.then():                          # ---- producer warpgroup
-            nvvm.SetMaxRegisterOp(PRODUCER_REGS, nvvm.SetMaxRegisterAction.decrease)
+        roles = WarpgroupRoles(k, PRODUCER_REGS, CONSUMER_REGS)
+        tid = roles.tid
+        with roles.producer():                     # ---- producer warpgroup
             with if_then(tid == 0):
                 lang.prefetch_tensormap(k.param("tmap_a"))
                 lang.prefetch_tensormap(k.param("tmap_b"))
@@ -371,14 +346,13 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                     b_row = tile_n * BN + rank * cfg.b_box_rows
                     _raw_producer(k, cfg, pool, full, empty, a_ring, b_ring, k_tiles, tile_m,
                                   b_row, rank)
-        with role.otherwise():                     # ---- consumer warpgroups
-            nvvm.SetMaxRegisterOp(CONSUMER_REGS, nvvm.SetMaxRegisterAction.increase)
-            cw = wg - 1                            # 0 or 1: rows 64*cw .. of the tile
+        with roles.consumers():                    # ---- consumer warpgroups
+            cw = roles.warpgroup - 1               # 0 or 1: rows 64*cw .. of the tile
             wtid = tid % 128
             if cfg.consumers == "pingpong":
                 mine = None
                 if cfg.epilogue == "tma":
-                    mine = smem_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
+                    mine = byte_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
                 pingpong_consumer(k, cfg, pipe, order, a_ring, b_ring, k_tiles, cw, wtid, raster,
                                   tiles_m * tiles_n, mine, Mp, Np)
             elif cfg.barriers == "pipe":
@@ -393,7 +367,7 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                     # C's rows 16-byte aligned (N % 8 == 0): the TMA can store it.
                     tma_ok = if_else(Np % 8 == 0)
                     with tma_ok.then():
-                        mine = smem_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
+                        mine = byte_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
                         store_tile_tma(acc, BN, mine, k.param("tmap_c"), row0, col0, wtid,
                                        meet)
                     with tma_ok.otherwise():
@@ -506,12 +480,13 @@ def _raw_producer(k, cfg, pool, full, empty, a_ring, b_ring, k_tiles, tile_m, b_
         stage, phase = loop.carry
         empty.wait(stage, phase)                   # every consumer released the slot
         full.arrive(stage, tx_count=cfg.a_bytes + cfg.b_bytes)
-        a_dst = smem_view(pool, smem_offset(a_ring, stage * cfg.a_bytes), (BM, BK), "bf16")
+        a_dst = pool.view(byte_offset(a_ring, stage * cfg.a_bytes), (BM, BK), "bf16",
+                          align=SWIZZLE_ALIGN)
         lang.cp_async_bulk_tensor(a_dst, k.param("tmap_a"),
                                   [tile_m * BM, loop.iv * BK], bar=full, stage=stage)
-        b_dst = smem_view(pool, smem_offset(
+        b_dst = pool.view(byte_offset(
             b_ring, stage * cfg.b_bytes + rank * (cfg.b_box_rows * BK * 2)),
-            (cfg.b_box_rows, BK), "bf16")
+            (cfg.b_box_rows, BK), "bf16", align=SWIZZLE_ALIGN)
         lang.cp_async_bulk_tensor(b_dst, k.param("tmap_b"), [b_row, loop.iv * BK],
                                   bar=full, stage=stage,
                                   multicast_mask=(1 << CS) - 1 if CS > 1 else None)
@@ -556,16 +531,6 @@ def _raw_consumer(cfg, full, empty, a_ring, b_ring, k_tiles, cw, wtid, meet) -> 
 
 
 # -- data, reference, manifest -------------------------------------------------
-
-def to_bf16_bits(x: np.ndarray) -> np.ndarray:
-    """float32 -> bfloat16 bits (round to nearest even), as uint16."""
-    u = np.ascontiguousarray(x, np.float32).view(np.uint32)
-    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
-
-
-def from_bf16_bits(b: np.ndarray) -> np.ndarray:
-    return (b.astype(np.uint32) << 16).view(np.float32)
-
 
 def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
          seed: int | None = None, name: str | None = None, sms: int = 132) -> manifest.Case:
