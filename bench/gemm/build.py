@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import gemm  # noqa: E402
 import harness  # noqa: E402
+from raw_ring import RawConfig  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402
 
 CONFIGS = {
@@ -67,9 +68,8 @@ CONFIGS = {
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
     # nothing before the arrival: not correct by the PTX memory model).
-    "c1_256_raw": gemm.Config(bn=256, stages=4, cluster=1, barriers="raw"),
-    "c2_256_raw_r": gemm.Config(bn=256, stages=4, cluster=2, barriers="raw",
-                                release_sem="relaxed"),
+    "c1_256_raw": RawConfig(bn=256, stages=4, cluster=1),
+    "c2_256_raw_r": RawConfig(bn=256, stages=4, cluster=2, release_sem="relaxed"),
 }
 
 # Exact checks (integer-valued inputs, f32 output): shapes off the tile; K

@@ -16,6 +16,8 @@ import pytest
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 import gemm  # noqa: E402
+from gemm_parts.shapes import check_shape  # noqa: E402
+from mbarrier_dialect import manifest  # noqa: E402
 
 
 def compiled(**kw):
@@ -86,19 +88,6 @@ def test_unrolled_consumer_keeps_a_group_in_flight_within_a_trip():
     assert ptx.count("fence.release.sync_restrict::shared::cta.cluster;") == 3
 
 
-@pytest.mark.parametrize("sem", [None, "relaxed"])
-def test_raw_ring_is_kept_for_the_comparison(sem):
-    """barriers="raw": the first version's hand-written ring (thread r of each
-    consumer warpgroup arrives on CTA r's empty barrier, `sem` the order)."""
-    ptx = compiled(bn=256, cluster=2, barriers="raw", release_sem=sem).ptx
-    form = "release" if sem is None else "relaxed"
-    arrives = re.findall(rf"@%p\d+ mbarrier\.arrive\.{form}\.cluster\.shared::cluster\.b64 _, "
-                         r"\[%rd\d+\];", ptx)
-    assert len(arrives) == 2, arrives
-    assert "fence.release.sync_restrict" not in ptx
-    assert "wgmma.wait_group.sync.aligned \t1" in ptx
-
-
 def test_default_config_is_the_cluster_multicast_pipe():
     cfg = gemm.Config()
     assert (cfg.bn, cfg.stages, cfg.cluster, cfg.barriers, cfg.unroll) == (256, 4, 2, "pipe", 1)
@@ -109,10 +98,8 @@ def test_config_rules():
         gemm.Config(bn=256, stages=5)
     with pytest.raises(ValueError, match="cluster"):
         gemm.Config(cluster=4)
-    with pytest.raises(ValueError, match="raw ring"):
+    with pytest.raises(TypeError, match="release_sem"):
         gemm.Config(release_sem="relaxed")            # a pipe derives its release
-    with pytest.raises(ValueError, match="pipe ring"):
-        gemm.Config(barriers="raw", unroll=2)
     assert gemm.Config(bn=256, cluster=2).b_box_rows == 128
     assert gemm.Config(bn=128).grid(1000, 1000) == 8 * 8
     assert gemm.Config(bn=128, cluster=2).grid(1000, 1000) == 8 * 8
@@ -121,8 +108,8 @@ def test_config_rules():
 
 def test_case_is_exact_and_the_bench_builds(tmp_path):
     c = gemm.case(200, 328, 200, seed=1)
-    a = gemm.from_bf16_bits(c.inputs["a"]).astype("float64")
-    b = gemm.from_bf16_bits(c.inputs["b"]).astype("float64")
+    a = manifest.from_bf16_bits(c.inputs["a"]).astype("float64")
+    b = manifest.from_bf16_bits(c.inputs["b"]).astype("float64")
     assert (a @ b.T == c.expect["c"]).all()   # integer-valued: f32 is exact
     out = tmp_path / "gemm"
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gemm", "build.py"), str(out),
@@ -142,19 +129,6 @@ def test_device_runner_needs_no_mlir():
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gemm", "run.py"), "--help"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "TFLOP/s" in proc.stdout
-
-
-def test_elected_full_wait():
-    """full_wait="elect": one acquire.cluster waiter per consumer warpgroup,
-    then the warpgroup's named barrier (128 threads), the dialect's
-    `mbarrier.named_barrier` (LLVM merges the two warpgroups' ids into a
-    register), not a `bar.sync` written as inline PTX."""
-    ptx = compiled(bn=256, cluster=2, barriers="raw", release_sem="relaxed",
-                   full_wait="elect").ptx
-    assert re.search(r"bar\.sync\s+%r\d+, 128;", ptx)
-    assert "mbarrier.try_wait.parity.acquire.cluster.shared.b64" in ptx
-    inline = re.findall(r"begin inline asm(.*?)// end inline asm", ptx, re.S)
-    assert not any("bar.sync" in block or "barrier.sync" in block for block in inline)
 
 
 def test_lagging_release_carries_the_slot_one_trip():
@@ -201,8 +175,6 @@ def test_persistent_grid_is_one_cta_per_sm_in_whole_clusters():
     assert gemm.Config(bn=256).grid(8192, 8192) == 64 * 32   # a CTA per tile
     with pytest.raises(TypeError, match="persistent is a bool"):
         gemm.Config(persistent=1)
-    with pytest.raises(ValueError, match="knob of the pipe ring"):
-        gemm.Config(barriers="raw", persistent=True)
 
 
 def test_odd_n_stores_each_value_on_its_own():
@@ -218,14 +190,14 @@ def test_odd_n_stores_each_value_on_its_own():
 
 
 def test_shapes_the_tma_maps_cannot_take_are_refused_naming_the_rule():
-    gemm.check_shape(1, 1, 8)
-    gemm.check_shape(777, 1233, 520)
+    check_shape(1, 1, 8)
+    check_shape(777, 1233, 520)
     with pytest.raises(ValueError, match=r"K \* 2 = 14 bytes, must be a multiple of 16 "
                                          r"\(the TMA globalStrides rule\)"):
-        gemm.check_shape(64, 64, 7)
+        check_shape(64, 64, 7)
     for bad in (0, -1, 2.0, True):
         with pytest.raises(ValueError, match="must be a positive int"):
-            gemm.check_shape(bad, 64, 64)
+            check_shape(bad, 64, 64)
 
 
 def test_tma_store_epilogue_stages_through_swizzled_shared_memory():
