@@ -26,7 +26,7 @@ PAGES = {
     "MBarrierDialect.md": (["dialect/include/mbarrier/Dialect/MBarrier/IR/MBarrierOps.td"],
                            ["-gen-dialect-doc", "-dialect=mbarrier"]),
     # One page for the passes of every layer, in pipeline order.
-    "MBarrierPasses.md": (["dialect/include/mbarrier/Dialect/MBarrier/Transforms/Passes.td",
+    "MBarrierPasses.md": (["passes/include/mbarrier/Dialect/MBarrier/Transforms/Passes.td",
                            "passes/include/mbarrier/Transforms/Passes.td",
                            "passes/include/mbarrier/Target/NVPTX/Passes.td",
                            "passes/include/mbarrier/Conversion/Passes.td"], ["-gen-pass-doc"]),

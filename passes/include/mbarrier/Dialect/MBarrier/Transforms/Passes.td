@@ -86,7 +86,9 @@ def MBarrierMergeReleaseFences : Pass<"mbarrier-merge-release-fences"> {
     features: derived). Below that, or with no target and no chip, nothing
     is rewritten and nothing is reported.
 
-    In `mbarrier-to-ptx` it runs first, at `O` >= 1 (off at `O=0` or with
+    In `mbarrier-to-ptx` it runs after the checker, on the barriers as the
+    user wrote them, and right before the conversion to NVVM that reads the
+    merged arrivals, at `O` >= 1 (off at `O=0` or with
     `merge-release-fences=false`).
   }];
   let options = [
