@@ -55,11 +55,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
 
 from mlir.dialects import llvm
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_parts import mma, schedule, softmax as sm  # noqa: E402
 from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
                                       last_turn)

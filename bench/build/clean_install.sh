@@ -1,5 +1,5 @@
 #!/bin/sh
-# Usage: bench/clean_install.sh REV  (BENCHMARKS.md "Build": time it as a whole process)
+# Usage: bench/build/clean_install.sh REV  (BENCHMARKS.md "Build": time it as a whole process)
 # clean clone of REV into a fresh dir, fresh venv, pip install --no-cache-dir .
 set -e
 REV=$1; D=$(mktemp -d /tmp/inst.XXXX)

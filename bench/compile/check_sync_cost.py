@@ -3,7 +3,7 @@
 size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, and
 the GEMM of examples/gemm.py (both cluster forms).
 
-    python bench/check_sync_cost.py [--runs 5] [--sizes 100 1000 10000] [--json FILE]
+    python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
                                     [--dataflow]
 
 Two generated shapes, each checked silent (no diagnostic) before it is timed:
@@ -41,10 +41,7 @@ import sys
 import time
 import warnings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "examples"))
-
-import mbarrier_dialect  # noqa: E402
+import mbarrier_dialect
 
 BLOCK = 128  # warp 0: the producer; warps 1-3: consumers
 DEPTH = 4
@@ -137,7 +134,7 @@ def groups_kernel(units: int) -> str:
 
 
 def gemm_kernel(cluster: int) -> str:
-    import gemm  # examples/gemm.py (as test/python/test_gemm.py builds it)
+    import gemm  # examples/gemm.py (bench/__init__.py puts examples/ on the path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         kernel = gemm.build(cfg=gemm.Config(bn=256, cluster=cluster))

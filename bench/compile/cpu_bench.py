@@ -2,7 +2,7 @@
 """CPU benchmarks (no GPU): compile time vs nvcc, and pass throughput and
 scaling of convert-mbarrier-to-nvvm vs upstream convert-nvgpu-to-nvvm.
 
-    python bench/cpu_bench.py [--runs 5] [--sizes 1000 10000 100000] [--json FILE]
+    python -m bench.compile.cpu_bench [--runs 5] [--sizes 1000 10000 100000] [--json FILE]
 
 Prints two tables and, with --json, writes every measurement.
 """
@@ -15,17 +15,14 @@ import platform
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "gpu"))
-import kernels  # noqa: E402
+import mbarrier_dialect
+import producer_consumer  # examples/producer_consumer.py
+from bench import harness
 
-import mbarrier_dialect  # noqa: E402
-
-PIPELINE_REFERENCE = os.path.join(HERE, "reference", "pipeline.cu")
+PIPELINE_REFERENCE = os.path.join(harness.BENCH, "reference", "pipeline.cu")
 
 
 # -- compile time -------------------------------------------------------------
@@ -36,7 +33,7 @@ def compile_time(runs: int) -> dict:
     stages = {"build": [], "lower": [], "llvm": [], "ptx": [], "ptxas": [], "total": []}
     for _ in range(runs):
         t0 = time.perf_counter()
-        kernel = kernels.example("producer_consumer").build(4)
+        kernel = producer_consumer.build(4)
         built = time.perf_counter() - t0
         result = kernel.compile()
         total = time.perf_counter() - t0
@@ -52,7 +49,7 @@ def compile_time(runs: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         source = os.path.join(tmp, "pipeline.mlir")
         with open(source, "w") as f:
-            f.write(str(kernels.example("producer_consumer").build(4).module))
+            f.write(str(producer_consumer.build(4).module))
         for _ in range(runs):
             t0 = time.perf_counter()
             subprocess.run([compiler, source, "-o", os.path.join(tmp, "ours.cubin")], check=True)

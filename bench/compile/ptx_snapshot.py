@@ -3,14 +3,15 @@
 through the builders' own command lines, so that two trees (before and after
 a refactoring) can be compared file by file.
 
-    python bench/ptx_snapshot.py OUT_DIR            # build
-    python bench/ptx_snapshot.py --diff DIR_A DIR_B # compare two builds
+    python -m bench.compile.ptx_snapshot OUT_DIR            # build
+    python -m bench.compile.ptx_snapshot --diff DIR_A DIR_B # compare two builds
 
 Builds: every suite of test/gpu/kernels.py (test/gpu/build_suite.py), the
 checker's buggy kernels (test/gpu/buggy.py), the fence-merging and latency
-benchmarks (bench/build_fence.py --latency, bench/build_latency.py), the
-pipeline benchmarks (bench/stream_kernels.py) and the GEMM configurations
-(bench/gemm/build.py). The hand-written CUDA references are not part of it:
+benchmarks (bench.fence.build --latency, bench.latency.build), the
+pipeline benchmarks (bench.stream.build), the GEMM configurations
+(bench.gemm.build) and the attention configurations (bench.attention.build),
+each builder run as ``python -m`` from the repository root. The hand-written CUDA references are not part of it:
 a stand-in nvcc writes a placeholder where their cubins go.
 
 --diff compares the PTX and cubin files and the JSON manifests byte by byte
@@ -26,11 +27,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SUITES = ("full", "sanitize", "stress-sanitize", "stress", "pipes", "pipes-sanitize",
           "pipes-stress")
 FAKE_NVCC = """#!/bin/sh
-# the stand-in nvcc of bench/ptx_snapshot.py: the references are not compared
+# the stand-in nvcc of bench/compile/ptx_snapshot.py: the references are not compared
 while [ $# -gt 0 ]; do
   if [ "$1" = "-o" ]; then echo "reference cubin placeholder" > "$2"; fi
   shift
@@ -44,11 +45,12 @@ def commands(out: Path, nvcc: Path) -> list[list[str]]:
             for s in SUITES]
     runs += [
         [py, str(ROOT / "test/gpu/buggy.py"), str(out / "buggy")],
-        [py, str(ROOT / "bench/build_fence.py"), str(out / "fence"), "--nvcc", str(nvcc),
+        [py, "-m", "bench.fence.build", str(out / "fence"), "--nvcc", str(nvcc),
          "--latency", str(out / "fence_latency")],
-        [py, str(ROOT / "bench/build_latency.py"), str(out / "latency"), "--nvcc", str(nvcc)],
-        [py, str(ROOT / "bench/stream_kernels.py"), str(out / "stream"), "--nvcc", str(nvcc)],
-        [py, str(ROOT / "bench/gemm/build.py"), str(out / "gemm")],
+        [py, "-m", "bench.latency.build", str(out / "latency"), "--nvcc", str(nvcc)],
+        [py, "-m", "bench.stream.build", str(out / "stream"), "--nvcc", str(nvcc)],
+        [py, "-m", "bench.gemm.build", str(out / "gemm")],
+        [py, "-m", "bench.attention.build", str(out / "attention")],
     ]
     return runs
 
@@ -61,7 +63,7 @@ def build(out: Path) -> None:
     for cmd in commands(out, nvcc):
         print("+", " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c
                             for c in cmd[1:]), flush=True)
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=out)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
 
 
 def diff(a: Path, b: Path) -> list[str]:

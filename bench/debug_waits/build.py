@@ -3,45 +3,34 @@
 and without ``debug_waits``, side by side in the existing runners, so that
 both are timed in the same run. No GPU and no nvcc needed here.
 
-    python bench/debug_waits_cost.py OUT_DIR [--bound-ns 200000000]
+    python -m bench.debug_waits.build OUT_DIR [--bound-ns 200000000]
 
-- OUT_DIR/latency: every row of the latency table (bench/latency_kernels.py);
-  run_latency.py's "ours" is the kernel with debug waits, its "reference"
+- OUT_DIR/latency: every row of the latency table (bench/latency/kernels.py);
+  bench/latency/run.py's "ours" is the kernel with debug waits, its "reference"
   the same kernel without (``reference_cluster``: launched in its cluster).
 - OUT_DIR/stream: the TMA streaming kernel in every shape
-  (bench/stream_kernels.py); run_stream.py --only stream: "ours" with,
+  (bench/stream/build.py); bench/stream/run.py --only stream: "ours" with,
   "ref" without.
 - OUT_DIR/gemm: the GEMM configs c1_256 and c2_256 of bench/gemm/build.py,
   each also as NAME_dw with debug waits; run.py --child interleave times
   them round-robin (and torch.matmul).
 
-bench/debug_waits_table.py turns the three runners' JSON into one table.
+bench/debug_waits/table.py turns the three runners' JSON into one table.
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import sys
 import warnings
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "examples"))
-import latency_kernels  # noqa: E402
-import stream_kernels  # noqa: E402
+from bench.gemm import build as gemm_build
+from bench.latency import kernels as latency_kernels
+from bench.stream import build as stream_kernels
 
 BOUND_NS = 200_000_000
 GEMM_CONFIGS = ("c1_256", "c2_256")
 SUFFIX = "_dw"
-
-
-def _gemm_build():
-    spec = importlib.util.spec_from_file_location("gemm_build", HERE / "gemm" / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _both(kernel, out: Path, stem: str, bound_ns: int, **kwargs) -> None:
@@ -84,7 +73,7 @@ def build_stream(out: Path, bound_ns: int) -> list[dict]:
 
 def build_gemm(out: Path, bound_ns: int) -> list[dict]:
     out.mkdir(parents=True, exist_ok=True)
-    gb = _gemm_build()
+    gb = gemm_build
     rows = []
     for name in GEMM_CONFIGS:
         cfg = gb.CONFIGS[name]

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The cost of debug waits as one table, from the JSON that the runners
-wrote for bench/debug_waits_cost.py's kernels (standard library only):
+wrote for bench/debug_waits/build.py's kernels (standard library only):
 
-    python3 bench/debug_waits_table.py --latency L.json --stream S.json --gemm G.json
+    python3 -m bench.debug_waits.table --latency L.json --stream S.json --gemm G.json
 
 Latency rows: cycles per round without / with debug waits (goal: <= 2
 cycles more). Streaming: time with / time without at each shape's fastest

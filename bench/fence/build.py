@@ -1,10 +1,10 @@
 """Build the kernels of BENCHMARKS.md's "Fence merging" section
-(bench/fence_kernels.py) to cubins, plus the hand-written reference
+(bench/fence/kernels.py) to cubins, plus the hand-written reference
 (bench/reference/fence_merge.cu), and write the manifest that
-bench/run_fence.py reads on the GPU machine (no MLIR there).
+bench/fence/run.py reads on the GPU machine (no MLIR there).
 
-    python bench/build_fence.py OUT_DIR [--nvcc nvcc] [--only NAME ...]
-                                [--latency DIR [--pre DIR]]
+    python -m bench.fence.build OUT_DIR [--nvcc nvcc] [--only NAME ...]
+                                   [--latency DIR [--pre DIR]]
 
 Each kernel goes through the three stages of mbarrier-to-ptx, the first
 with merge-release-fences on or off as the variant says (the per-arrive
@@ -14,14 +14,13 @@ kept next to its cubin.
 from __future__ import annotations
 
 import os
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import fence_kernels  # noqa: E402
-import harness  # noqa: E402
+from bench import harness
+from bench.fence import kernels as fence_kernels
+from bench.latency import build as latency_build
+from bench.latency import kernels as latency_kernels
 
-REFERENCE = os.path.join(HERE, "reference", "fence_merge.cu")
+REFERENCE = os.path.join(harness.BENCH, "reference", "fence_merge.cu")
 
 
 def compile_text(text: str, merge: bool, opt_level: int = 3) -> tuple[str, bytes]:
@@ -49,20 +48,18 @@ def compile_text(text: str, merge: bool, opt_level: int = 3) -> tuple[str, bytes
 
 
 def build_latency(out_dir: str, nvcc: str, pre_dir: str | None) -> dict:
-    """The latency table of BENCHMARKS.md again (bench/latency_kernels.py vs
+    """The latency table of BENCHMARKS.md again (bench/latency/kernels.py vs
     bench/reference/mbarrier_latency.cu), with this lowering: every row with
     merge-release-fences off (the same protocol as the reference), the
     cluster-4 broadcast also with it on, and the run-time-stage ping-pong
     (fence_kernels.pp_stage4 vs fence_merge.cu), also as built before the
     mapa of the base (`pre_dir`/pp_stage4_mapa_in_loop.cubin, if given).
-    A manifest for bench/run_latency.py."""
+    A manifest for bench/latency/run.py."""
     import shutil
 
-    import build_latency
-    import latency_kernels
 
     os.makedirs(out_dir, exist_ok=True)
-    build_latency.build_references(out_dir, nvcc)
+    latency_build.build_references(out_dir, nvcc)
     harness.nvcc_cubin(nvcc, REFERENCE, os.path.join(out_dir, "fence_reference.cubin"),
                        "-DREF_NO_UNROLL")
     rows = []
@@ -74,20 +71,20 @@ def build_latency(out_dir: str, nvcc: str, pre_dir: str | None) -> dict:
         for name, label, merge in variants:
             ptx, cubin = compile_text(text, merge)
             harness.write_kernel(out_dir, name, cubin, ptx)
-            rows.append(build_latency.bench_row(bench, name, label))
+            rows.append(latency_build.bench_row(bench, name, label))
     stage = fence_kernels.pp_stage(4)
     stage_row = dict(entry=stage.name, anchor=None, unroll=1, reference="fence_reference.cubin",
                      reference_entry=stage.reference, grid=(2, 1, 1), block=(1, 1, 1),
                      cluster=(2, 1, 1))
     ptx, cubin = compile_text(stage.text, True)
     harness.write_kernel(out_dir, stage.name, cubin, ptx)
-    rows.append(build_latency.row(
+    rows.append(latency_build.row(
         stage.name, "remote relaxed.cluster / acquire.cluster, run-time stage of 4", **stage_row))
     old = os.path.join(pre_dir, "pp_stage4_mapa_in_loop.cubin") if pre_dir else None
     if old and os.path.exists(old):
         with open(old, "rb") as f:
             harness.write_kernel(out_dir, "pp_stage4_mapa_in_loop", f.read())
-        rows.append(build_latency.row("pp_stage4_mapa_in_loop",
+        rows.append(latency_build.row("pp_stage4_mapa_in_loop",
                                       "... the same, mapa inside the loop (before)", **stage_row))
         shutil.copy(old.replace(".cubin", ".ptx"), out_dir)
     return harness.write_manifest(out_dir, "latency.json", rows)
@@ -116,7 +113,7 @@ if __name__ == "__main__":
         __doc__,
         (("--only",), dict(nargs="*")),
         (("--latency",), dict(metavar="DIR", help="also build the latency table's rows into DIR "
-                                                  "(run_latency.py)")),
+                                                  "(bench/latency/run.py)")),
         (("--pre",), dict(metavar="DIR", help="where pp_stage4_mapa_in_loop.cubin (built before "
                                               "the mapa change) is")))
     harness.report_built(build(args.out_dir, args.nvcc, args.only)["rows"])

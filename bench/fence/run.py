@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Run the fence-merging kernels on the GPU (bench/build_fence.py builds
+"""Run the fence-merging kernels on the GPU (bench/fence/build.py builds
 them): per-arrive release.cluster vs merged, in one process, interleaved.
 Needs only numpy, cuda-bindings and runtime.py.
 
-    python3 bench/run_fence.py BENCH_DIR [--rounds 1000000] [--runs 3] [--json OUT]
+    python3 -m bench.fence.run BENCH_DIR [--rounds 1000000] [--runs 3] [--json OUT]
 
 Each kernel: one warm-up launch (1000 rounds), then `runs` launches of
 `rounds` rounds, the variants of all rows interleaved launch by launch.
@@ -14,13 +14,10 @@ CTA 0 (gather) found wrong, summed over all launches (must be 0).
 from __future__ import annotations
 
 import statistics
-import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
+from bench import harness
 
 BASELINE = "release"
 

@@ -3,7 +3,7 @@ examples/gemm.py to a cubin and write ``gemm.json`` (what run.py needs to
 launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
 exact-check manifest (``exact/``) for test/gpu/run_manifest.py.
 
-    python bench/gemm/build.py OUT_DIR [--configs NAME,...]
+    python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 
 The device side (run.py, device_run.sh) needs no MLIR.
 """
@@ -19,12 +19,11 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "examples"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import gemm  # noqa: E402
-import harness  # noqa: E402
-from raw_ring import RawConfig  # noqa: E402
-from mbarrier_dialect import manifest  # noqa: E402
+
+import gemm
+from bench import harness
+from bench.gemm.raw_ring import RawConfig
+from mbarrier_dialect import manifest
 
 CONFIGS = {
     # The ring as an mbarrier.pipe (lang.Pipeline), the default of gemm.Config:

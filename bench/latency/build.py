@@ -1,20 +1,17 @@
 """Build the latency benchmark: our kernels (mbarrier_dialect.lang -> cubin)
 and the hand-written reference (nvcc -O3 -arch=sm_90 -cubin), plus a
-manifest for run_latency.py, which runs on the GPU machine without MLIR.
+manifest for bench/latency/run.py, which runs on the GPU machine without MLIR.
 
-    python bench/build_latency.py OUT_DIR [--nvcc nvcc]
+    python -m bench.latency.build OUT_DIR [--nvcc nvcc]
 """
 from __future__ import annotations
 
 import os
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import harness  # noqa: E402
-import latency_kernels  # noqa: E402
+from bench import harness
+from bench.latency import kernels as latency_kernels
 
-REFERENCE = os.path.join(HERE, "reference", "mbarrier_latency.cu")
+REFERENCE = os.path.join(harness.BENCH, "reference", "mbarrier_latency.cu")
 
 
 def build_references(out_dir: str, nvcc: str) -> None:

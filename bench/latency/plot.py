@@ -2,7 +2,7 @@
 """Plot the benchmark results: latency ours vs reference (H200) and pass
 scaling ours vs upstream nvgpu. Writes bench/results/benchmarks.png.
 
-    python bench/plot.py [--latency bench/results/h200/latency.json] [--cpu bench/results/cpu.json]
+    python -m bench.latency.plot [--latency bench/results/h200/latency.json] [--cpu bench/results/cpu.json]
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 
 
 def main() -> int:

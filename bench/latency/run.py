@@ -2,7 +2,7 @@
 """Run the latency benchmark on the GPU: ours vs the hand-written reference,
 row by row, in one process. Needs only numpy, cuda-bindings and runtime.py.
 
-    python3 bench/run_latency.py BENCH_DIR [--iters 100000] [--runs 7] [--json OUT]
+    python3 -m bench.latency.run BENCH_DIR [--iters 100000] [--runs 7] [--json OUT]
 
 Cycles per round = CTA 0's clock64 cycles over its loop / iters; each side
 is run `runs` times (after a warm-up launch) and the median is reported.
@@ -12,13 +12,10 @@ nvcc's default build (loops unrolled by 4) for our 4-rounds-per-trip loops.
 from __future__ import annotations
 
 import statistics
-import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
+from bench import harness
 
 
 def measure(rt, function, row, iters: int, runs: int, cluster) -> list[float]:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Build the pipeline benchmarks of BENCHMARKS.md ("Pipelines"): no GPU
-needed. Writes cubins and stream.json into OUT_DIR for bench/run_stream.py.
+needed. Writes cubins and stream.json into OUT_DIR for bench/stream/run.py.
 
-    python bench/stream_kernels.py OUT_DIR [--nvcc nvcc]
+    python -m bench.stream.build OUT_DIR [--nvcc nvcc]
 
 1. Streaming: a TMA-pipelined reduction (lang.Pipeline: one producer thread,
    four consumer warps, a ring of DEPTH stages of ROWS x 256 int32) over a
@@ -19,16 +19,14 @@ needed. Writes cubins and stream.json into OUT_DIR for bench/run_stream.py.
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import Kernel, Pipeline, if_then
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
+from bench import harness
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COLS, CONSUMERS = 256, 128
 # (depth, rows): stages of rows x 256 int32; depth * rows * 1 KiB <= 48 KiB.
 SHAPES = [(5, 8), (4, 8), (2, 16), (11, 4)]

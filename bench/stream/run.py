@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Run the pipeline benchmarks that bench/stream_kernels.py built, on the GPU.
+"""Run the pipeline benchmarks that bench/stream/build.py built, on the GPU.
 Needs only numpy, cuda-bindings and runtime.py (no MLIR).
 
-    python3 bench/run_stream.py BENCH_DIR [--gib 4] [--runs 5] [--json OUT] [--only stream|multicast] [--once]
+    python3 -m bench.stream.run BENCH_DIR [--gib 4] [--runs 5] [--json OUT] [--only stream|multicast] [--once]
 
 Streaming: a 4 GiB int32 array (0, 1, 2, ...) reduced by our TMA pipeline
 and by the hand-written CUDA one, every shape at 1 to 5 CTAs per SM, both
@@ -21,8 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
+from bench import harness
 
 COLS, CONSUMERS = 256, 128
 

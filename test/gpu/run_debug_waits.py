@@ -26,7 +26,6 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_manifest as rm  # noqa: E402
 
 TAG = "RUN_DEBUG_WAITS_RESULT "

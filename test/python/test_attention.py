@@ -7,13 +7,11 @@ they compile with debug waits. Bad configurations and shapes are refused
 with ValueError before any CUDA call. (The H200 runs are bench/attention/.)"""
 import os
 import re
-import sys
 import warnings
 
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "examples"))
 import attention  # noqa: E402
 from attention_parts.shapes import check_shape, flops, grid  # noqa: E402
 
@@ -249,8 +247,7 @@ def test_every_choice_of_config_for_is_a_configuration_the_benchmark_builds():
     """run.py names the built configuration config_for picks on each row
     (``default``): each choice, at every benchmarked seq, is in build.py."""
     import dataclasses
-    sys.path.insert(0, os.path.join(ROOT, "bench", "attention"))
-    import build as bench_build
+    from bench.attention import build as bench_build
     from attention_parts import schedule
     built = {n: dataclasses.asdict(c) for n, c in bench_build.CONFIGS.items()}
     for d in (64, 128):
@@ -266,8 +263,7 @@ def test_the_benchmarks_table_names_a_timed_config_on_every_row_of_the_final_run
     """bench/attention/table.py (BENCHMARKS.md's table) finds, on every row
     of the committed final run, the configuration config_for picks among
     those the run timed (a choice the run did not time would print nan)."""
-    sys.path.insert(0, os.path.join(ROOT, "bench", "attention"))
-    import table
+    from bench.attention import table
     data, cfgs = table.load(os.path.join(ROOT, "bench", "attention", "results", "6_final",
                                          "attn.json"))
     assert len(data["bench"]) == 20

@@ -15,11 +15,9 @@ import pytest
 from mbarrier_dialect import CompileError, SyncCheckWarning, compile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import kernels  # noqa: E402
-import latency_kernels  # noqa: E402
+from bench.latency import kernels as latency_kernels  # noqa: E402
 
 
 def _suite_kernels():
@@ -59,7 +57,7 @@ def test_every_benchmark_kernel_passes_the_checker():
 
 
 def test_every_fence_benchmark_kernel_passes_the_checker():
-    import fence_kernels
+    from bench.fence import kernels as fence_kernels
     kernels_ = fence_kernels.all_kernels()
     assert len(kernels_) >= 10
     for fk in kernels_:

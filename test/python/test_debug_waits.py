@@ -18,7 +18,6 @@ from mbarrier_dialect import CompileError, compile
 from mbarrier_dialect.lang import Kernel, MBarrier
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "gpu"))
 import kernels  # noqa: E402
 
 MARK = "mbarrier.wait timed out at "

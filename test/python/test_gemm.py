@@ -14,7 +14,6 @@ import warnings
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "examples"))
 import gemm  # noqa: E402
 from gemm_parts.shapes import check_shape  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402
@@ -112,8 +111,9 @@ def test_case_is_exact_and_the_bench_builds(tmp_path):
     b = manifest.from_bf16_bits(c.inputs["b"]).astype("float64")
     assert (a @ b.T == c.expect["c"]).all()   # integer-valued: f32 is exact
     out = tmp_path / "gemm"
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gemm", "build.py"), str(out),
-                           "--configs", "c1_128,c2_256"], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, "-m", "bench.gemm.build", str(out),
+                           "--configs", "c1_128,c2_256"], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     configs = json.loads((out / "gemm.json").read_text())["configs"]
     assert [c["name"] for c in configs] == ["c1_128", "c2_256"]

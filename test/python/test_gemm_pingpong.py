@@ -15,17 +15,10 @@ import sys
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "examples"))
-import gemm  # noqa: E402
-from gemm_parts import schedule  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_gemm import compiled  # noqa: E402  (build + compile, a checker warning fails)
-
-_spec = importlib.util.spec_from_file_location("gemm_bench_build",
-                                               os.path.join(ROOT, "bench", "gemm", "build.py"))
-bench_build = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_build)
+import gemm
+from bench.gemm import build as bench_build
+from gemm_parts import schedule
+from test_gemm import compiled  # build + compile, a checker warning fails
 
 PP = dict(cluster=1, persistent=True, consumers="pingpong")
 
@@ -182,9 +175,11 @@ def test_run_py_loads_the_schedule_without_mlir():
     GPU machine has no MLIR)."""
     src = open(os.path.join(ROOT, "examples", "gemm_parts", "schedule.py")).read()
     assert "mlir" not in src and "mbarrier_dialect" not in src
-    code = ("import sys; sys.argv=['run.py']; sys.path.insert(0, %r); import run; "
+    code = ("import importlib.util, sys; sys.argv=['run.py']; "
+            "spec = importlib.util.spec_from_file_location('run', %r); "
+            "run = importlib.util.module_from_spec(spec); spec.loader.exec_module(run); "
             "s = run.load_schedule(); print(s.config_for(3072, 3072, 3072))"
-            % os.path.join(ROOT, "bench", "gemm"))
+            % os.path.join(ROOT, "bench", "gemm", "run.py"))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "p1_192_ts"

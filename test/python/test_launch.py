@@ -4,8 +4,6 @@ arrays copied in and back; without a GPU a clear NoGPUError. The launch
 flow is checked against a recording stand-in for the CUDA runtime, and the
 real runtime against a stand-in driver (fake_cuda_driver.py): a kernel
 fault is the error raised, every buffer is freed, the context retained once."""
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -164,8 +162,7 @@ def test_launch_needs_the_cubin():
 # The real runtime over a stand-in driver
 # --------------------------------------------------------------------------
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fake_cuda_driver import CUresult, FakeDriver  # noqa: E402
+from fake_cuda_driver import CUresult, FakeDriver  # noqa: E402  (test/python: pytest's rootdir path)
 
 
 def _three_buffers():

@@ -149,3 +149,111 @@ def test_the_check_sees_an_upward_import():
     targets = [t for n in node for t in _imported(n, "mbarrier_dialect.lang")]
     assert "mbarrier_dialect.lang.kernel" in targets
     assert "mbarrier_dialect.lang.values" in targets
+
+
+# --------------------------------------------------------------------------
+# The annex (issue 33): mbarrier_dialect <- examples <- bench <- test, each
+# importing only what is to its left, through package paths (pyproject's
+# pytest pythonpath, the `bench` package); no sys.path edits but the two
+# that put examples/ on the path for scripts (bench/__init__.py for the
+# benchmarks, test/gpu/kernels.py for the suite's builders run as scripts).
+# --------------------------------------------------------------------------
+
+ANNEX = ["python/mbarrier_dialect", "examples", "bench", "test"]
+PATH_SETTINGS = {"bench/__init__.py", "test/gpu/kernels.py"}
+
+
+def _py_files(folder):
+    for base, dirs, files in os.walk(os.path.join(ROOT, folder)):
+        dirs[:] = [d for d in dirs if d not in ("results", "__pycache__")]
+        for fname in files:
+            if fname.endswith(".py"):
+                yield os.path.relpath(os.path.join(base, fname), ROOT)
+
+
+def _top_names(folder):
+    """The top-level module names a layer defines (its files and packages)."""
+    if folder == "bench":
+        return {"bench"}
+    if folder == "python/mbarrier_dialect":
+        return {"mbarrier_dialect"}
+    names = set()
+    for rel in _py_files(folder):
+        parts = os.path.relpath(rel, folder)[:-3].split(os.sep)
+        names.add(parts[0])
+    return names - {"conftest", "__init__"}
+
+
+def _absolute_imports(path):
+    for node in ast.walk(_tree(os.path.join(ROOT, path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            yield node.lineno, node.module.split(".")[0]
+
+
+def _upward_imports(path, layer):
+    above = set()
+    for folder in ANNEX[layer + 1:]:
+        above |= _top_names(folder)
+    below = set()
+    for folder in ANNEX[:layer + 1]:
+        below |= _top_names(folder)
+    return [(line, name) for line, name in _absolute_imports(path)
+            if name in above and name not in below]
+
+
+@pytest.mark.parametrize("layer", range(len(ANNEX) - 1), ids=ANNEX[:-1])
+def test_the_annex_imports_only_downward(layer):
+    wrong = {path: found for path in _py_files(ANNEX[layer])
+             if (found := _upward_imports(path, layer))}
+    assert not wrong, f"imports of a layer above {ANNEX[layer]}: {wrong}"
+
+
+def _path_edits(path):
+    edits = []
+    for node in ast.walk(_tree(os.path.join(ROOT, path))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("insert", "append", "extend") \
+                and ast.unparse(node.func.value) in ("sys.path", "_sys.path"):
+            edits.append(node.lineno)
+    return edits
+
+
+def test_no_sys_path_edits_but_the_two_path_settings():
+    found = {path: lines for folder in ANNEX for path in _py_files(folder)
+             if (lines := _path_edits(path))}
+    assert set(found) <= PATH_SETTINGS, (
+        f"sys.path edits outside {sorted(PATH_SETTINGS)}: import through package paths "
+        f"(pyproject's pytest pythonpath, the bench package): "
+        f"{ {p: l for p, l in found.items() if p not in PATH_SETTINGS} }")
+
+
+def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeypatch):
+    """The two checks above on made-up files: an example that imports the
+    benchmarks, and a sys.path edit."""
+    monkeypatch.setattr(__import__(__name__), "ROOT", str(tmp_path))
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "bad.py").write_text(
+        "import sys\nsys.path.insert(0, 'x')\nfrom bench.gemm import raw_ring\n")
+    assert _upward_imports("examples/bad.py", 1) == [(3, "bench")]
+    assert _path_edits("examples/bad.py") == [2]
+
+
+def test_the_dialect_includes_nothing_of_passes():
+    """dialect/ is IR only: no #include of what passes/ holds."""
+    passes = set()
+    for base, _, files in os.walk(os.path.join(ROOT, "passes", "include")):
+        for fname in files:
+            passes.add(os.path.relpath(os.path.join(base, fname),
+                                       os.path.join(ROOT, "passes", "include")))
+    assert "mbarrier/Target/NVPTX/TargetInfo.h" in passes
+    wrong = []
+    for base, _, files in os.walk(os.path.join(ROOT, "dialect")):
+        for fname in files:
+            path = os.path.join(base, fname)
+            for n, line in enumerate(open(path, errors="replace"), 1):
+                if line.startswith("#include \"") and line.split('"')[1] in passes:
+                    wrong.append(f"{os.path.relpath(path, ROOT)}:{n}")
+    assert not wrong, wrong

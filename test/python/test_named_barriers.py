@@ -5,7 +5,6 @@ ids the compiler assigns), and the GPU suite's ping-pong: its correct form
 compiles silently, its hang variant is a checker error."""
 import os
 import re
-import sys
 import warnings
 
 import pytest
@@ -14,7 +13,6 @@ from mbarrier_dialect import CompileError
 from mbarrier_dialect.lang import Kernel, const, if_then
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "gpu"))
 import named_pingpong  # noqa: E402
 
 

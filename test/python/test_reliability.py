@@ -1,6 +1,7 @@
 """Reliability checks that run in CI: every diagnostic is expected by a lit
 test, a short fuzz run finds no crash, and bad input at the compiler's edges
 gives a clear error and a non-zero exit, never a traceback from deep inside."""
+import importlib.util
 import os
 import re
 import subprocess
@@ -112,9 +113,9 @@ FUZZ_BATCHES = 60  # x 64 mutants: about 20 s on a 2-core machine
 
 
 def _fuzz_module():
-    sys.path.insert(0, os.path.join(TEST_DIR, "fuzz"))
-    import fuzz
-
+    spec = importlib.util.spec_from_file_location("fuzz", os.path.join(TEST_DIR, "fuzz", "fuzz.py"))
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
     return fuzz
 
 

@@ -146,8 +146,7 @@ def test_run_manifest_rejects_bad_manifest(tmp_path):
 # non-portable clusters
 # --------------------------------------------------------------------------
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fake_cuda_driver import CUresult, FakeDriver  # noqa: E402
+from fake_cuda_driver import CUresult, FakeDriver  # noqa: E402  (test/python: pytest's rootdir path)
 
 
 @pytest.fixture
@@ -189,8 +188,11 @@ def test_primary_context_is_released_at_exit(tmp_path):
     log = tmp_path / "calls.txt"
     code = f"""
 import importlib.util, sys, types
-sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
-from fake_cuda_driver import FakeDriver
+fspec = importlib.util.spec_from_file_location(
+    "fake_cuda_driver", {str(Path(__file__).resolve().parent / "fake_cuda_driver.py")!r})
+fcd = importlib.util.module_from_spec(fspec)
+fspec.loader.exec_module(fcd)
+FakeDriver = fcd.FakeDriver
 fake = FakeDriver(log=open({str(log)!r}, "w"))
 cuda = types.ModuleType("cuda"); bindings = types.ModuleType("cuda.bindings")
 cuda.bindings, bindings.driver = bindings, fake
