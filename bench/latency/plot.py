@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Plot the benchmark results: latency ours vs reference (H200) and pass
-scaling ours vs upstream nvgpu. Writes bench/results/benchmarks.png.
+scaling ours vs upstream nvgpu. Writes bench/results/latency/benchmarks.png.
 
-    python -m bench.latency.plot [--latency bench/results/h200/latency.json] [--cpu bench/results/cpu.json]
+    python -m bench.latency.plot [--latency bench/results/latency/latency.json] [--cpu bench/results/compile/cpu.json]
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--latency", default=os.path.join(HERE, "results", "h200", "latency.json"))
-    parser.add_argument("--cpu", default=os.path.join(HERE, "results", "cpu.json"))
-    parser.add_argument("-o", default=os.path.join(HERE, "results", "benchmarks.png"))
+    parser.add_argument("--latency", default=os.path.join(HERE, "results", "latency", "latency.json"))
+    parser.add_argument("--cpu", default=os.path.join(HERE, "results", "compile", "cpu.json"))
+    parser.add_argument("-o", default=os.path.join(HERE, "results", "latency", "benchmarks.png"))
     args = parser.parse_args()
     latency = json.load(open(args.latency))
     cpu = json.load(open(args.cpu))

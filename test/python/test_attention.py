@@ -264,7 +264,7 @@ def test_the_benchmarks_table_names_a_timed_config_on_every_row_of_the_final_run
     of the committed final run, the configuration config_for picks among
     those the run timed (a choice the run did not time would print nan)."""
     from bench.attention import table
-    data, cfgs = table.load(os.path.join(ROOT, "bench", "attention", "results", "6_final",
+    data, cfgs = table.load(os.path.join(ROOT, "bench", "results", "attention", "6_final",
                                          "attn.json"))
     assert len(data["bench"]) == 20
     for row in data["bench"]:

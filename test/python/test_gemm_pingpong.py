@@ -4,7 +4,7 @@
 warpgroups on alternate tiles, in turn through an ordered sequence, the
 shared ring skipped with pipe.advance. They build on a CPU-only machine, the
 checker silent on them; ptxas keeps their wgmmas unserialized and
-unspilled. (The H200 runs: bench/gemm/results/run12*.)"""
+unspilled. (The H200 runs: BENCHMARKS.md, bench/results/gemm/run12c_interleave.json.)"""
 import importlib.util
 import os
 import re

@@ -236,7 +236,7 @@ def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeyp
     monkeypatch.setattr(__import__(__name__), "ROOT", str(tmp_path))
     (tmp_path / "examples").mkdir()
     (tmp_path / "examples" / "bad.py").write_text(
-        "import sys\nsys.path.insert(0, 'x')\nfrom bench.gemm import raw_ring\n")
+        "import sys\nsys.path" + ".insert(0, 'x')\nfrom bench.gemm import raw_ring\n")
     assert _upward_imports("examples/bad.py", 1) == [(3, "bench")]
     assert _path_edits("examples/bad.py") == [2]
 
