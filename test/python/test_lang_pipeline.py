@@ -230,7 +230,7 @@ def test_a_stage_index_read_after_commit_is_rejected(read_before):
 
 
 def test_a_side_not_carried_through_a_loop_is_rejected():
-    """../shared/repro/guarantees/s1a in lang: a loop that does not carry the
+    """The reproducer of pipe-linearity-invalid.mlir's first case, in lang: a loop that does not carry the
     producer takes the same stage and phase in every trip."""
     def body(k, pipe, tiles):
         producer = pipe.producer()
