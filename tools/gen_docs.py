@@ -6,7 +6,7 @@ from the ODS sources with the wheel's mlir-tblgen.
     python tools/gen_docs.py --check   # exit 1 if they are out of date
 
 The build's `ninja mlir-doc` (add_mlir_doc) makes their Hugo flavour;
-test/python/test_docs.py runs --check so the committed copy stays current.
+test/python/meta/test_docs.py runs --check so the committed copy stays current.
 """
 from __future__ import annotations
 

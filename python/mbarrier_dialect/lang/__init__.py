@@ -24,7 +24,7 @@ upstream `arith`/`scf`/`llvm`/`nvvm`); it is sugar, not a second dialect.
 The guide is docs/lang.md.
 
 The package is in layers, each module importing only those below it
-(test/python/test_layering.py checks it)::
+(test/python/meta/test_layering.py checks it)::
 
     dtypes      element types, their names, sizes and conversions
     values      Value: IR values with Python operators, constants

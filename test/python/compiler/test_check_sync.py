@@ -14,7 +14,7 @@ import pytest
 
 from mbarrier_dialect import CompileError, SyncCheckWarning, compile
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 import kernels  # noqa: E402
 from bench.latency import kernels as latency_kernels  # noqa: E402

@@ -167,7 +167,7 @@ def test_cli_llvm_stays_whole_module(two_modules):
 # What compile() takes
 # --------------------------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_str_naming_an_mlir_file_is_read(monkeypatch):

@@ -11,7 +11,7 @@ import pytest
 
 from mbarrier_dialect import compile
 
-CORPUS = pathlib.Path(__file__).resolve().parents[1] / "Analysis" / "SyncCheck" / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "Analysis" / "SyncCheck" / "corpus"
 FILES = sorted(CORPUS.glob("*.mlir"))
 
 

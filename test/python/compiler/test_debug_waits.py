@@ -1,12 +1,11 @@
 """debug_waits through compile(), lang and the command line (issue 21): the
 bound reaches the lowering, the located line names the user's Python line
 and barrier, and with the option off every GPU-suite kernel's PTX is the
-PTX compiled without the argument (test/Target/debug-waits-ptx.mlir checks
+PTX compiled without the argument (test/PTX/debug-waits-ptx.mlir checks
 the loop, the format and the trap instruction by instruction)."""
 from __future__ import annotations
 
 import inspect
-import os
 import re
 import subprocess
 import sys
@@ -17,10 +16,9 @@ import pytest
 from mbarrier_dialect import CompileError, compile
 from mbarrier_dialect.lang import Kernel, MBarrier
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 import kernels  # noqa: E402
 
-MARK = "mbarrier.wait timed out at "
+from mbarrier_dialect.runtime import DEBUG_WAIT_MARK as MARK  # noqa: E402
 
 
 def formats(ptx: str) -> list[str]:

@@ -175,7 +175,7 @@ def _invalid_cases():
     import os
     import re
 
-    path = os.path.join(os.path.dirname(__file__), "..", "Dialect", "invalid.mlir")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "Dialect", "invalid.mlir")
     for case in open(path).read().split("// -----"):
         match = re.search(r"expected-error @\+1 \{\{(.*)\}\}", case)
         name = re.search(r"@(\w+)", case.split("expected-error")[0] + case)
@@ -198,7 +198,7 @@ def test_every_op_documents_an_example_that_round_trips():
     import os
     import re
 
-    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "..")
     dialect = os.path.join(root, "dialect", "include", "mbarrier", "Dialect", "MBarrier", "IR")
     td = "".join(open(os.path.join(dialect, name)).read()
                  for name in ("MBarrierOps.td", "MBarrierPipe.td", "MBarrierRaisedOps.td",

@@ -11,7 +11,7 @@ import pytest
 
 from mbarrier_dialect import CompileError, compile
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
 EXAMPLE = os.path.join(ROOT, "examples", "nvgpu_ws_tma.mlir")
 
 

@@ -3,7 +3,6 @@ rules raised as ValueError at the user's line, a bool as a predicate a
 TypeError, the PTX they become (bar.sync / bar.arrive / bar.red with the
 ids the compiler assigns), and the GPU suite's ping-pong: its correct form
 compiles silently, its hang variant is a checker error."""
-import os
 import re
 import warnings
 
@@ -12,7 +11,6 @@ import pytest
 from mbarrier_dialect import CompileError
 from mbarrier_dialect.lang import Kernel, const, if_then
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 import named_pingpong  # noqa: E402
 
 

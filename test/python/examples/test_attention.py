@@ -11,7 +11,7 @@ import warnings
 
 import pytest
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import attention  # noqa: E402
 from attention_parts.shapes import check_shape, flops, grid  # noqa: E402
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 EXAMPLES = os.path.join(ROOT, "examples")
 PYTHON_EXAMPLES = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".py"))
 

@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import gemm  # noqa: E402
 from gemm_parts.shapes import check_shape  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402

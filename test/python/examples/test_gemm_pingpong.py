@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import gemm
 from bench.gemm import build as bench_build
 from gemm_parts import schedule

@@ -10,7 +10,7 @@ import pytest
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import Kernel, Pipeline, if_then
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
 
 def _example():

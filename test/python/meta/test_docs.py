@@ -3,7 +3,7 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
 
 
 def test_generated_reference_is_current():

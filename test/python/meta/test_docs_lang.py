@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 GUIDE = os.path.join(ROOT, "docs", "lang.md")
 
 

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 PACKAGE = os.path.join(ROOT, "python", "mbarrier_dialect")
 LANG = os.path.join(PACKAGE, "lang")
 
@@ -180,7 +180,9 @@ def _top_names(folder):
     names = set()
     for rel in _py_files(folder):
         parts = os.path.relpath(rel, folder)[:-3].split(os.sep)
-        names.add(parts[0])
+        # examples/ is on the path (its files and packages); a test folder's
+        # files are imported by their own names (pytest's rootdir paths).
+        names.add(parts[0] if folder == "examples" else parts[-1])
     return names - {"conftest", "__init__"}
 
 

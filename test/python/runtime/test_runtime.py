@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RUNTIME = ROOT / "python" / "mbarrier_dialect" / "runtime.py"
 RUN_MANIFEST = ROOT / "test" / "gpu" / "run_manifest.py"
 
@@ -142,7 +142,7 @@ def test_run_manifest_rejects_bad_manifest(tmp_path):
 
 
 # --------------------------------------------------------------------------
-# With a stand-in driver (test/python/fake_cuda_driver.py): contexts, faults,
+# With a stand-in driver (test/python/runtime/fake_cuda_driver.py): contexts, faults,
 # non-portable clusters
 # --------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RUNTIME = ROOT / "python" / "mbarrier_dialect" / "runtime.py"
 LINE = ("mbarrier.wait timed out at k.py:12:9 (barrier group<1>[0] from k.py:7:11, parity 0, "
         "waited 200000512 ns) cta 0 (ctaid 0,0,0) warp 3; barrier word 0x0000000100000001 "

@@ -15,7 +15,7 @@ from mbarrier_dialect import manifest
 from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, cp_async_bulk_tensor, if_then,
                                    prefetch_tensormap)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RUNTIME = ROOT / "python" / "mbarrier_dialect" / "runtime.py"
 
 
