@@ -741,7 +741,8 @@ def time_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
 # --------------------------------------------------------------------------
 
 #: How each line of a timed-out debug wait begins (the format string is a
-#: constant of the cubin, so a cubin built with debug waits holds it).
+#: constant of the cubin, so a cubin built with debug waits holds it): the one
+#: Python definition; the lowering's is kDebugWaitMark (PatternCommon.h).
 DEBUG_WAIT_MARK = "mbarrier.wait timed out at "
 
 _debug_wait_functions: set = set()  # CUfunction handles of such cubins
