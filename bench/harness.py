@@ -1,9 +1,10 @@
 """What the benchmarks' builders and runners share.
 
-Builders (here, with MLIR: build_fence.py, build_latency.py,
-stream_kernels.py) compile kernels into OUT_DIR and write a JSON manifest of
-rows; runners (on the GPU machine, with only numpy, cuda-bindings and
-runtime.py: run_fence.py, run_latency.py, run_stream.py) read it back.
+Builders (here, with MLIR: bench/fence/build.py, bench/latency/build.py,
+bench/stream/build.py, bench/gemm/build.py, bench/attention/build.py)
+compile kernels into OUT_DIR and write a JSON manifest of rows; runners (on
+the GPU machine, with only numpy, cuda-bindings and runtime.py:
+bench/fence/run.py, bench/latency/run.py, bench/stream/run.py) read it back.
 Nothing here imports MLIR.
 """
 from __future__ import annotations
@@ -16,7 +17,8 @@ import subprocess
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-RUNTIME = Path(__file__).resolve().parents[1] / "python" / "mbarrier_dialect" / "runtime.py"
+BENCH = Path(__file__).resolve().parent
+RUNTIME = BENCH.parent / "python" / "mbarrier_dialect" / "runtime.py"
 
 
 # --------------------------------------------------------------------------

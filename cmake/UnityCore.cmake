@@ -1,6 +1,6 @@
 # MBARRIER_UNITY_CORE=ON (the default, and the install's build): the core is
-# compiled as two translation units, every source of dialect/lib in one and
-# every source of passes/lib in the other, instead of one per library.
+# compiled as two translation units, every source of dialect/lib (the IR) in
+# one and every source of passes/lib in the other, instead of one per library.
 #
 # Why: the C++ front end spends most of a library's compile parsing MLIR's
 # NVVM, LLVM, GPU and SCF headers (about 40 s of GCC for them together, of

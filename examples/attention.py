@@ -55,19 +55,16 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
 
-from mlir.dialects import llvm, nvvm
+from mlir.dialects import llvm
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_parts import mma, schedule, softmax as sm  # noqa: E402
 from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
                                       last_turn)
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
-from gemm import dynamic_smem, smem_view  # noqa: E402
-from gemm_parts.epilogue import smem_offset  # noqa: E402
 from mbarrier_dialect import lang  # noqa: E402
-from mbarrier_dialect.lang import Kernel, Pipeline, TMABar, if_else, if_then  # noqa: E402
+from mbarrier_dialect.lang import (Kernel, Pipeline, TMABar, WarpgroupRoles, byte_offset,  # noqa: E402
+                                   if_then)
 from mbarrier_dialect.lang.pipeline import StageBuffer  # noqa: E402
 
 CHUNK = 64                  # head-dim columns per TMA box / swizzle atom (128 bytes of bf16)
@@ -211,11 +208,11 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
         meets = ([k.named_barrier(threads=128) for _ in range(cfg.consumers)]
                  if cfg.epilogue == "tma" else None)
         pool.commit()
-        base = dynamic_smem(k)
+        base = pool.dynamic(align=SWIZZLE_ALIGN)
         q_all = cfg.q_stages * cfg.q_bytes
         q_stages = StageBuffer(base, (cfg.q_stages, BM * D), "bf16")  # chunks x [BM x 64] each
-        k_stages = StageBuffer(smem_offset(base, q_all), (S, BN * D), "bf16")
-        v_stages = StageBuffer(smem_offset(base, q_all + S * cfg.kv_bytes), (S, BN * D), "bf16")
+        k_stages = StageBuffer(byte_offset(base, q_all), (S, BN * D), "bf16")
+        v_stages = StageBuffer(byte_offset(base, q_all + S * cfg.kv_bytes), (S, BN * D), "bf16")
         if cfg.persistent:
             k.prologue(pipes=[q_pipe, k_pipe, v_pipe])
         else:
@@ -240,11 +237,9 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                 else:                              # a bh's tiles together (its K, V in L2)
                     yield _tile(cfg, t // n_q, t % n_q, n_q, seq_len)
 
-        tid = k.thread_rank()
-        wg = tid // 128
-        role = if_else(wg == 0)
-        with role.then():                          # ---- producer warpgroup
-            nvvm.SetMaxRegisterOp(PRODUCER_REGS, nvvm.SetMaxRegisterAction.decrease)
+        roles = WarpgroupRoles(k, PRODUCER_REGS, cfg.consumer_regs)
+        tid = roles.tid
+        with roles.producer():                     # ---- producer warpgroup
             with if_then(tid == 0):
                 for t in ("tmap_q", "tmap_k", "tmap_v"):
                     lang.prefetch_tensormap(k.param(t))
@@ -254,8 +249,8 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                     if qp is None:
                         q_full.arrive(0, tx_count=cfg.q_bytes)
                         for c in range(chunks):
-                            dst = smem_view(pool, smem_offset(base, c * BM * 128), (BM, CHUNK),
-                                            "bf16")
+                            dst = pool.view(byte_offset(base, c * BM * 128), (BM, CHUNK), "bf16",
+                                            align=SWIZZLE_ALIGN)
                             lang.cp_async_bulk_tensor(dst, k.param("tmap_q"),
                                                       [bh, q0, c * CHUNK], bar=q_full)
                     else:
@@ -270,11 +265,10 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                     qp.tail()
                 kp.tail()                          # every stage released before exit
                 vp.tail()
-        with role.otherwise():                     # ---- consumer warpgroups
-            nvvm.SetMaxRegisterOp(cfg.consumer_regs, nvvm.SetMaxRegisterAction.increase)
+        with roles.consumers():                    # ---- consumer warpgroups
             kc, vc = k_pipe.consumer(), v_pipe.consumer()
             qc = q_pipe.consumer() if cfg.persistent else None
-            cw = wg - 1
+            cw = roles.warpgroup - 1
             if qc is not None and turns is not None and first_turn:
                 take_first_turn(turns, cw)         # once per CTA: the turn goes round across tiles
             for bh, q0, n_full, n_blocks in tiles([qc, kc, vc] if qc else []):
@@ -377,14 +371,14 @@ def _store_tma(k, cfg, o_vals, r, q_smem, meets, bh) -> None:
     D, BM = cfg.head_dim, cfg.block_m
     lane, warp = r.lane, r.wtid // 32
     swz = lane // 4
-    mine = [smem_offset(q_smem, r.cw * (64 * 128))]
+    mine = [byte_offset(q_smem, r.cw * (64 * 128))]
     for h in (0, 1):
         rr = warp * 16 + swz + 8 * h
         for j8 in range(D // 8):
             c, jj = divmod(j8, 8)
             v = mma.bf16x2(o_vals[4 * j8 + 2 * h], o_vals[4 * j8 + 2 * h + 1])
             offset = c * BM * 128 + rr * 128 + (swz ^ jj) * 16 + (lane % 4) * 4
-            llvm.StoreOp(v, smem_offset(mine[0], offset), alignment=4)
+            llvm.StoreOp(v, byte_offset(mine[0], offset), alignment=4)
     lang.fence_proxy_async()                       # my writes, before the async proxy reads
 
     def meet(g):
@@ -393,7 +387,7 @@ def _store_tma(k, cfg, o_vals, r, q_smem, meets, bh) -> None:
     by_warpgroup(r.cw, cfg.consumers, meet)
     with if_then(r.wtid == 0):
         for c in range(D // CHUNK):
-            lang.cp_async_bulk_tensor_store(smem_offset(mine[0], c * BM * 128), k.param("tmap_o"),
+            lang.cp_async_bulk_tensor_store(byte_offset(mine[0], c * BM * 128), k.param("tmap_o"),
                                             [bh, r.q0 + r.cw * 64, c * CHUNK])
         lang.bulk_commit_group()
         lang.bulk_wait_group_read(0)               # the tile was read: the CTA may exit
@@ -435,7 +429,7 @@ def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = No
     """The exact case of :func:`exact_data` for a manifest run (test/gpu):
     O and lse compared bit for bit. `sms`: a persistent kernel's grid (a
     few CTAs make each walk several tiles, round the Q ring)."""
-    from gemm import to_bf16_bits
+    from mbarrier_dialect.manifest import to_bf16_bits
     from mbarrier_dialect import manifest
     cfg = cfg or Config()
     q, kk, v, o, lse = exact_data(batch, heads, seq, cfg.head_dim, cfg.causal, seed)
@@ -481,7 +475,7 @@ def main() -> None:
 def run_exact(cfg: Config, cubin: bytes, batch: int = 2, heads: int = 2, seq: int = 300) -> None:
     """Launch the kernel on :func:`exact_data` and compare O and lse bit for bit."""
     import numpy as np
-    from gemm import to_bf16_bits
+    from mbarrier_dialect.manifest import to_bf16_bits
     from mbarrier_dialect import runtime as rt
     rt.require_gpu()
     check_shape(batch, heads, seq, cfg.head_dim, cfg.head_dim)

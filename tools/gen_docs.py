@@ -6,7 +6,7 @@ from the ODS sources with the wheel's mlir-tblgen.
     python tools/gen_docs.py --check   # exit 1 if they are out of date
 
 The build's `ninja mlir-doc` (add_mlir_doc) makes their Hugo flavour;
-test/python/test_docs.py runs --check so the committed copy stays current.
+test/python/meta/test_docs.py runs --check so the committed copy stays current.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ PAGES = {
     "MBarrierDialect.md": (["dialect/include/mbarrier/Dialect/MBarrier/IR/MBarrierOps.td"],
                            ["-gen-dialect-doc", "-dialect=mbarrier"]),
     # One page for the passes of every layer, in pipeline order.
-    "MBarrierPasses.md": (["dialect/include/mbarrier/Dialect/MBarrier/Transforms/Passes.td",
+    "MBarrierPasses.md": (["passes/include/mbarrier/Dialect/MBarrier/Transforms/Passes.td",
                            "passes/include/mbarrier/Transforms/Passes.td",
                            "passes/include/mbarrier/Target/NVPTX/Passes.td",
                            "passes/include/mbarrier/Conversion/Passes.td"], ["-gen-pass-doc"]),

@@ -5,7 +5,7 @@ that the directory runs on its own on the GPU machine (no MLIR there),
 with schedule.py (attention.config_for's table) and triton_fa.py (the
 Triton tutorial's kernel, run.py --triton).
 
-    python bench/attention/build.py OUT_DIR [--configs NAME,...] [--debug-waits NS]
+    python -m bench.attention.build OUT_DIR [--configs NAME,...] [--debug-waits NS]
 """
 from __future__ import annotations
 
@@ -18,10 +18,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "examples"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import attention  # noqa: E402
-import harness  # noqa: E402
+
+import attention
+from bench import harness
 
 C = attention.Config
 CONFIGS = {

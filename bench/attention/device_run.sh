@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The attention benchmark on the GPU machine, in one call. Build first, here:
-#   python bench/attention/build.py .gpu/attn     (copies run.py, runtime.py, shapes.py, schedule.py,
+#   python -m bench.attention.build .gpu/attn     (copies run.py, runtime.py, shapes.py, schedule.py,
 #   triton_fa.py, this file; D=.gpu/other for another folder)
 # then, through the device tool with carry [".gpu/attn"]:  bash .gpu/attn/device_run.sh
 # Logs go to $OUT. Steps (each can be narrowed):

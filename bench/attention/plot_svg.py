@@ -5,7 +5,7 @@ the run has it). ``--config-for``: one bar of ours per row, the
 configuration attention.config_for picks (table.py), instead of every
 configuration the run timed.
 
-    python bench/attention/plot_svg.py [bench/attention/results/6_final/attn.json] [--config-for] [-o OUT.svg]
+    python bench/attention/plot_svg.py [bench/results/attention/6_final/attn.json] [--config-for] [-o OUT.svg]
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import os
 from xml.sax.saxutils import escape
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT = os.path.join(HERE, "results", "6_final", "attn.json")
+DEFAULT = os.path.join(HERE, "..", "results", "attention", "6_final", "attn.json")
 COLOURS = ["#1f77b4", "#17becf", "#aec7e8", "#ff7f0e", "#d62728", "#7f7f7f", "#9467bd"]
 TORCH = ("flash", "cudnn", "efficient")
 OTHERS = TORCH + ("triton",)
@@ -87,7 +87,7 @@ def main() -> None:
     ap.add_argument("json", nargs="?", default=DEFAULT)
     ap.add_argument("--config-for", action="store_true",
                     help="one bar of ours: the configuration config_for picks")
-    ap.add_argument("-o", "--out", default=os.path.join(HERE, "results", "attention.svg"))
+    ap.add_argument("-o", "--out", default=os.path.join(HERE, "..", "results", "attention", "attention.svg"))
     args = ap.parse_args()
     if args.config_for:
         import table

@@ -3,7 +3,7 @@ configuration ``attention.config_for`` picks (attention_parts/schedule.py,
 as it is now) and its TFLOP/s in that run, the best of ours, each torch
 backend, Triton's tutorial kernel, and the pick over the best torch backend.
 
-    python bench/attention/table.py [bench/attention/results/6_final/attn.json]
+    python -m bench.attention.table [bench/results/attention/6_final/attn.json]
 
 The configurations' fields come from the run's ``configs`` (run.py writes
 them) or from ``configs.json`` beside it (build.py's attn.json).
@@ -13,14 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
+
+from attention_parts import schedule
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples",
-                                "attention_parts"))
-import schedule  # noqa: E402
 
-DEFAULT = os.path.join(HERE, "results", "6_final", "attn.json")
+DEFAULT = os.path.join(HERE, "..", "results", "attention", "6_final", "attn.json")
 TORCH = ("flash", "cudnn", "efficient")
 OTHERS = TORCH + ("triton",)
 

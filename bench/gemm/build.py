@@ -3,7 +3,7 @@ examples/gemm.py to a cubin and write ``gemm.json`` (what run.py needs to
 launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
 exact-check manifest (``exact/``) for test/gpu/run_manifest.py.
 
-    python bench/gemm/build.py OUT_DIR [--configs NAME,...]
+    python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 
 The device side (run.py, device_run.sh) needs no MLIR.
 """
@@ -19,11 +19,11 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "examples"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import gemm  # noqa: E402
-import harness  # noqa: E402
-from mbarrier_dialect import manifest  # noqa: E402
+
+import gemm
+from bench import harness
+from bench.gemm.raw_ring import RawConfig
+from mbarrier_dialect import manifest
 
 CONFIGS = {
     # The ring as an mbarrier.pipe (lang.Pipeline), the default of gemm.Config:
@@ -67,9 +67,8 @@ CONFIGS = {
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
     # nothing before the arrival: not correct by the PTX memory model).
-    "c1_256_raw": gemm.Config(bn=256, stages=4, cluster=1, barriers="raw"),
-    "c2_256_raw_r": gemm.Config(bn=256, stages=4, cluster=2, barriers="raw",
-                                release_sem="relaxed"),
+    "c1_256_raw": RawConfig(bn=256, stages=4, cluster=1),
+    "c2_256_raw_r": RawConfig(bn=256, stages=4, cluster=2, release_sem="relaxed"),
 }
 
 # Exact checks (integer-valued inputs, f32 output): shapes off the tile; K

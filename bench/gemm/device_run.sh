@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GEMM benchmark on the GPU machine, in one call. Build first, here:
-#   python bench/gemm/build.py .gpu/gemm && cp bench/gemm/run.py bench/gemm/device_run.sh .gpu/gemm/
+#   python -m bench.gemm.build .gpu/gemm && cp bench/gemm/run.py bench/gemm/device_run.sh .gpu/gemm/
 # then, through the device tool with carry [".gpu/gemm"]:  bash .gpu/gemm/device_run.sh [run.py options]
 # Logs go to $OUT. Steps, in order (each can be switched off or narrowed):
 #   the exact manifest (a FAIL or HANG stops the run; STOP=0: go on);

@@ -3,7 +3,7 @@ matplotlib): TFLOP/s (median of the rounds) per shape, ours, torch.matmul
 and (where the run had it) Triton; under each shape the configuration the
 "auto" schedule chose.
 
-    python bench/gemm/plot_svg.py [bench/gemm/results/run12c_interleave.json] [-o bench/gemm/results/gemm.svg]
+    python bench/gemm/plot_svg.py [bench/results/gemm/run12c_interleave.json] [-o bench/results/gemm/gemm.svg]
 """
 from __future__ import annotations
 
@@ -74,8 +74,8 @@ def svg(data: dict, title: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("json", nargs="?", default=os.path.join(HERE, "results", "run12c_interleave.json"))
-    ap.add_argument("-o", "--out", default=os.path.join(HERE, "results", "gemm.svg"))
+    ap.add_argument("json", nargs="?", default=os.path.join(HERE, "..", "results", "gemm", "run12c_interleave.json"))
+    ap.add_argument("-o", "--out", default=os.path.join(HERE, "..", "results", "gemm", "gemm.svg"))
     args = ap.parse_args()
     data = json.load(open(args.json))
     title = (f"bf16 GEMM on the H200, TFLOP/s (median of {data['rounds']} interleaved rounds "

@@ -1,5 +1,5 @@
 // Hand-written reference for the run-time-stage row of BENCHMARKS.md's
-// "Fence merging" section: the same protocol as bench/fence_kernels.py
+// "Fence merging" section: the same protocol as bench/fence/kernels.py
 // pp_stage4, in CUDA C++ with inline PTX, the remote address mapped once
 // (mapa of the group's base) and offset by 8 * stage in the loop.
 //   nvcc -O3 -arch=sm_90 -cubin -DREF_NO_UNROLL -o fence_merge.cubin fence_merge.cu

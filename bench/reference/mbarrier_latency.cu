@@ -1,5 +1,5 @@
 // Hand-written reference for the latency benchmarks: the same protocols as
-// bench/latency_kernels.py, in CUDA C++ with inline PTX.
+// bench/latency/kernels.py, in CUDA C++ with inline PTX.
 //   nvcc -O3 -arch=sm_90 -cubin -o mbarrier_latency.cubin mbarrier_latency.cu
 // Kernel names are "ref_" + the name of our kernel for the same row.
 #include "ptx_helpers.cuh"

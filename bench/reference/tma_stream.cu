@@ -1,4 +1,4 @@
-// Hand-written reference of bench/stream_kernels.py's TMA streaming
+// Hand-written reference of bench/stream/build.py's TMA streaming
 // reduction, in the CUTLASS style (PipelineTmaAsync's protocol in inline
 // PTX): a ring of D stages with a full and an empty mbarrier each, one
 // producer thread issuing cp.async.bulk.tensor.2d into the stage after

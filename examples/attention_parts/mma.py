@@ -2,7 +2,7 @@
 
 * S = Q K^T: both operands K-major (d contiguous) in shared memory, 128-byte
   swizzled: upstream ``nvvm.wgmma.mma_async`` (the SS form), as in
-  examples/gemm.py (``gemm.wgmma``).
+  examples/gemm.py (``gemm_parts.wgmma.wgmma``).
 * O += P V: P comes from registers (the S accumulator converted to bf16:
   the m64nNk16 accumulator fragment of 16 columns is exactly the A fragment
   of one k16 step, FA2/FA3's observation), V is [kv, d] with d contiguous,

@@ -1,10 +1,10 @@
 """Which configuration of examples/attention.py to run for a problem: the
-measured-fastest on the H200 (bench/attention/results/, BENCHMARKS.md
+measured-fastest on the H200 (bench/results/attention/, BENCHMARKS.md
 "Attention"), MLIR-free so that bench/attention/run.py can ask it on the
 GPU machine. ``choose`` gives the fields of ``attention.Config``;
 ``attention.config_for(head_dim, seq, causal)`` builds the Config.
 
-The table (bench/attention/results/6_final, the last run; 16 heads, 16k
+The table (bench/results/attention/6_final, the last run; 16 heads, 16k
 tokens, TFLOP/s of the chosen vs the best other configuration there):
 head dim 64 non-causal: persistent with two consumer warpgroups (128
 rows) at seq 1k (429 vs 386), three warpgroups (192 rows) not persistent

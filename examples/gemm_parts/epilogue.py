@@ -9,22 +9,13 @@ from mlir import ir
 from mlir.dialects import arith, llvm, vector
 
 from mbarrier_dialect import lang
-from mbarrier_dialect.lang import if_else, if_then
+from mbarrier_dialect.lang import byte_offset, if_else, if_then
 
 #: C's TMA box: 64 rows x 64 bf16 columns (128-byte rows, 128-byte swizzle).
 STORE_BOX = (64, 64)
 #: staging buffers per consumer warpgroup (each the source of one store).
 STORE_DEPTH = 2
 STORE_BUFFER_BYTES = STORE_BOX[0] * STORE_BOX[1] * 2
-
-
-def smem_offset(ptr: ir.Value, nbytes) -> ir.Value:
-    """`ptr` + `nbytes` (an int or an i32 value) bytes."""
-    i8 = ir.IntegerType.get_signless(8)
-    if isinstance(nbytes, int):
-        return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
-    dyn = -2147483648  # LLVM::GEPOp::kDynamicIndex
-    return llvm.GEPOp(ptr.type, ptr, [nbytes], [dyn], i8, llvm.GEPNoWrapFlags.none).result
 
 
 def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
@@ -97,7 +88,7 @@ def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, 
     swz = lane // 4                               # the row's index within its 8-row block
     lane_bytes = (lane % 4) * 4
     for j in range(bn // 64):
-        buf = smem_offset(staging, (j % STORE_DEPTH) * STORE_BUFFER_BYTES)
+        buf = byte_offset(staging, (j % STORE_DEPTH) * STORE_BUFFER_BYTES)
         with if_then(leader):
             lang.bulk_wait_group_read(STORE_DEPTH - 1)   # chunk j - DEPTH's source was read
         meet()
@@ -109,7 +100,7 @@ def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, 
                         for e in (0, 1)]
                 v = arith.TruncFOp(pair, vector.from_elements(pair_f32, vals)).result
                 offset = rr * 128 + ((swz ^ jj) * 16) + lane_bytes
-                llvm.StoreOp(v, smem_offset(buf, offset), alignment=4)
+                llvm.StoreOp(v, byte_offset(buf, offset), alignment=4)
         lang.fence_proxy_async()                  # my writes, before the async proxy reads
         meet()
         with if_then(leader):

@@ -111,6 +111,18 @@ def tensormap(buffer: str, shape: Sequence[int], box: Sequence[int], *, dtype: s
             "swizzle": swizzle, "l2_promotion": l2_promotion, "oob_fill": oob_fill}
 
 
+def to_bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 bits (round to nearest even), as uint16: the
+    host form of a bf16 buffer or expected output."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def from_bf16_bits(b: np.ndarray) -> np.ndarray:
+    """bfloat16 bits (uint16) -> float32, exactly."""
+    return (b.astype(np.uint32) << 16).view(np.float32)
+
+
 def _check_tensormap(kernel: str, arg: dict, buffers: dict) -> None:
     """The driver's rules for `arg` (checked here, at build time, as far as
     they do not need the GPU: the address is the allocation's, aligned)."""

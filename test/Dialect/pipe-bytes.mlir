@@ -9,7 +9,7 @@
 // RUN: mbarrier-compile %s --emit ptx --module predicated -o - 2>&1 | FileCheck %s --check-prefix=PREDICATED --implicit-check-not=warning --implicit-check-not=error
 
 module attributes {gpu.container_module} {
-  // ../shared/repro/guarantees/s2a: four 1024-byte boxes from a loop of
+  // A reproducer: four 1024-byte boxes from a loop of
   // four trips, committed as 4096 bytes.
   // LOOP-LABEL: .entry copies_in_a_loop(
   // LOOP-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}}], [[[FULL:%rd[0-9]+]]];
@@ -52,7 +52,7 @@ module attributes {gpu.container_module} {
     llvm.mlir.global internal @tiles() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<8192 x i8>
   }
 
-  // ../shared/repro/guarantees/s2b: one 4096-byte copy in each branch of an
+  // A reproducer: one 4096-byte copy in each branch of an
   // scf.if; each path lands 4096 bytes.
   // (LLVM merges the two copies into one of a selected tensor map.)
   // BRANCHES-LABEL: .entry copies_in_branches(

@@ -191,7 +191,7 @@ func.func @slot_of_another_pipe(%p: !mbarrier.pipe<2, arrive>, %q: !mbarrier.pip
 
 // -----
 
-// ../shared/repro/guarantees/s1d: a slot carried through scf.for is traced to
+// A reproducer: a slot carried through scf.for is traced to
 // every acquire that may have made it, the one before the loop and the one
 // its body yields: here a slot of the depth-4 pipe would be committed on the
 // depth-2 pipe's barriers.

@@ -6,7 +6,7 @@
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics
 // RUN: %mlir_opt %mbarrier_plugin_opts %s -split-input-file -verify-diagnostics
 
-// ../shared/repro/guarantees/s1a: the producer's state is defined outside the
+// A reproducer: the producer's state is defined outside the
 // loop and taken inside it, so every trip takes stage 0 with the same parity.
 gpu.module @m {
   gpu.func @state_from_outside_taken_in_every_trip(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
@@ -68,7 +68,7 @@ func.func @state_from_outside_advanced_in_every_trip(%p: !mbarrier.pipe<2, arriv
 
 // -----
 
-// ../shared/repro/guarantees/s1b: the loop carries the state but yields the
+// A reproducer: the loop carries the state but yields the
 // one it was given.
 func.func @loop_yields_the_state_it_took(%p: !mbarrier.pipe<2, arrive>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -103,7 +103,7 @@ func.func @loop_yields_its_initial_state(%p: !mbarrier.pipe<2, arrive>, %n: inde
 
 // -----
 
-// ../shared/repro/guarantees/s1c: taken in a block and again in a nested
+// A reproducer: taken in a block and again in a nested
 // scf.if.
 func.func @state_taken_again_in_a_branch(%c: i1) {
   %g = mbarrier.alloc : !mbarrier.group<4>

@@ -1,7 +1,9 @@
 // The numbers of the pipe, group and remote types are parsed as written
 // (signed, 64-bit) and checked before they are narrowed: a negative or huge
 // number is a located error that shows it as written, a parameter given
-// twice is an error (../shared/repro/guarantees/r5).
+// twice is an error (the reproducers: a duplicate pipe
+// parameter, negative cluster dimensions and a cluster product that wraps, each
+// accepted before).
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics
 // RUN: %mlir_opt %mbarrier_plugin_opts %s -split-input-file -verify-diagnostics
 

@@ -1,7 +1,7 @@
 """The runtime evidence for mbarrier-check-sync (docs/checker.md): one buggy
 kernel per bug class, each after its public report, and its fixed twin.
 The buggy kernels are compiled with the checker off (they would not compile
-with it on: test/python/test_check_sync.py checks that the checker reports
+with it on: test/python/compiler/test_check_sync.py checks that the checker reports
 each one), into cubins and a manifest that run_manifest.py runs on the GPU
 with a timeout, so that each failure shows as HANG, ERROR (a CUDA fault),
 FAIL (wrong data) or, where the hardware happens to hide the bug, PASS.

@@ -8,12 +8,9 @@ manifest writer is mbarrier_dialect.manifest.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 from mbarrier_dialect import manifest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels  # noqa: E402
 import order_store_kernels  # noqa: E402  (issue 22's kernels)
 

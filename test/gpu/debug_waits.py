@@ -39,7 +39,6 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import buggy  # noqa: E402
 
 from mbarrier_dialect import manifest  # noqa: E402

@@ -9,7 +9,7 @@
 #   4. the verdicts and the cost table, last
 # Build here first:
 #   python test/gpu/debug_waits.py .gpu/debug-waits
-#   python bench/debug_waits_cost.py .gpu/debug-waits-cost
+#   python -m bench.debug_waits.build .gpu/debug-waits-cost
 # then run `bash test/gpu/debug_waits_device_run.sh` through the device tool
 # with carry [".gpu/debug-waits", ".gpu/debug-waits-cost"]. Logs go to $OUT.
 # NO_SANITIZE=1 skips 2, NO_BENCH=1 skips 3.
@@ -40,13 +40,13 @@ fi
 if [ -z "${NO_BENCH:-}" ]; then
   echo "== cost: latency rows, streaming, GEMM 8192^3 (with vs without)"
   {
-    timeout 150 python3 bench/run_latency.py $C/latency --json "$OUT/dw_latency.json" || status=1
-    timeout 180 python3 bench/run_stream.py $C/stream --only stream --json "$OUT/dw_stream.json" || status=1
+    timeout 150 python3 -m bench.latency.run $C/latency --json "$OUT/dw_latency.json" || status=1
+    timeout 180 python3 -m bench.stream.run $C/stream --only stream --json "$OUT/dw_stream.json" || status=1
     timeout 200 python3 bench/gemm/run.py $C/gemm --child interleave \
       --configs c1_256,c1_256_dw,c2_256,c2_256_dw --shapes 8192x8192x8192 \
       --json "$OUT/dw_gemm.json" | grep -v "^GEMM_RESULT" || status=1
   } > "$OUT/bench.log" 2>&1
-  python3 bench/debug_waits_table.py --latency "$OUT/dw_latency.json" \
+  python3 -m bench.debug_waits.table --latency "$OUT/dw_latency.json" \
     --stream "$OUT/dw_stream.json" --gemm "$OUT/dw_gemm.json" > "$OUT/dw_table.md"
   echo "(${SECONDS} s)"
 fi

@@ -7,7 +7,7 @@
 # Build the inputs here first:
 #   for s in full sanitize stress stress-sanitize; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
 #   python test/gpu/edge_manifest.py .gpu/full .gpu/edge
-#   python bench/build_latency.py .gpu/bench
+#   python -m bench.latency.build .gpu/bench
 # then run this through the device tool with carry [".gpu"]. Logs go to $OUT.
 set -u
 OUT=${OUT:-/tmp/mbarrier-out}
@@ -50,7 +50,7 @@ echo "== stress"
 run .gpu/stress --repeat 3 --log "$OUT/stress.log" || status=1
 
 echo "== latency"
-python3 bench/run_latency.py .gpu/bench --json "$OUT/latency.json" > "$OUT/latency.log" 2>&1 || status=1
+python3 -m bench.latency.run .gpu/bench --json "$OUT/latency.json" > "$OUT/latency.log" 2>&1 || status=1
 {
   for f in .gpu/bench/pp_release_cluster__acquire_cluster.cubin .gpu/bench/pp_unqualified__default.cubin \
            .gpu/bench/local_two_warps.cubin .gpu/bench/bcast4_fence_relaxed.cubin .gpu/bench/reference.cubin; do

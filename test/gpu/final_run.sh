@@ -7,7 +7,7 @@
 #   python test/gpu/edge_manifest.py .gpu/full .gpu/edge
 # then run `bash test/gpu/final_run.sh` with carry [".gpu/full", ".gpu/sanitize",
 # ".gpu/stress", ".gpu/edge"]. Logs go to $OUT
-# (bench/results/h200/suite-2026-12-01-session2/).
+# (bench/results/h200/suite-2026-12-01-session2/ in git history, f1a6a87).
 set -u; OUT=${OUT:-/tmp/o}; export PYTHONUNBUFFERED=1; status=0
 run() { python3 test/gpu/run_manifest.py "$@"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/device.txt"

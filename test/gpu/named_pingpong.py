@@ -8,7 +8,7 @@ alternate exactly when ``out`` is 0, 1, 2, ... and the final number is
 
 ``first_turn=False`` is the hang variant: without the first turn each
 warp group waits for the other's arrive, which comes after the other's
-wait (a cycle of the wait-for graph; test/python/test_named_barriers.py
+wait (a cycle of the wait-for graph; test/python/compiler/test_named_barriers.py
 checks that the checker rejects it, it is never launched)."""
 from __future__ import annotations
 

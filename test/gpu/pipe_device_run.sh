@@ -8,7 +8,7 @@
 #      bytes of the multicast kernels
 # Build here first:
 #   for s in pipes pipes-sanitize pipes-stress; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
-#   python bench/stream_kernels.py .gpu/stream
+#   python -m bench.stream.build .gpu/stream
 # then run this through the device tool with carry [".gpu"]. Logs go to $OUT.
 set -u
 OUT=${OUT:-/tmp/mbarrier-out}
@@ -36,17 +36,17 @@ if [ -n "${NO_BENCH:-}" ]; then exit $status; fi   # NO_BENCH=1: the suites only
 
 echo "== streaming and multicast benchmarks"
 # ONLY=multicast skips the streaming part (ONLY=stream the multicast one).
-timeout 200 python3 bench/run_stream.py .gpu/stream ${ONLY:+--only $ONLY} --json "$OUT/stream.json" \
+timeout 200 python3 -m bench.stream.run .gpu/stream ${ONLY:+--only $ONLY} --json "$OUT/stream.json" \
   > "$OUT/stream.log" 2>&1 || status=1
 cat "$OUT/stream.log"
 
 echo "== L2 and DRAM bytes of the multicast kernels (ncu, one launch each)"
 timeout 180 ncu --clock-control none -k regex:mcast_ \
   --metrics lts__t_sectors_op_read.sum,lts__t_bytes.sum,dram__bytes_read.sum,gpu__time_duration.sum \
-  --csv python3 bench/run_stream.py .gpu/stream --only multicast --once > "$OUT/ncu-multicast.csv" 2> "$OUT/ncu-multicast.err" || status=1
+  --csv python3 -m bench.stream.run .gpu/stream --only multicast --once > "$OUT/ncu-multicast.csv" 2> "$OUT/ncu-multicast.err" || status=1
 grep -E "mcast_" "$OUT/ncu-multicast.csv" | cut -c1-400 | tail -n 16
 echo "== memory workload tables of the L2-resident 2-CTA kernels (ncu)"
 timeout 120 ncu --clock-control none -k regex:'mcast_c2_(multicast|load)_l2' \
   --section MemoryWorkloadAnalysis_Tables \
-  python3 bench/run_stream.py .gpu/stream --only multicast --once > "$OUT/ncu-memory-tables.txt" 2>&1 || true
+  python3 -m bench.stream.run .gpu/stream --only multicast --once > "$OUT/ncu-memory-tables.txt" 2>&1 || true
 exit $status

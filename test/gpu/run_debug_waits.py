@@ -26,11 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_manifest as rm  # noqa: E402
 
 TAG = "RUN_DEBUG_WAITS_RESULT "
-MARK = "mbarrier.wait timed out at "
+MARK = rm.load_runtime().DEBUG_WAIT_MARK   # the report lines' first words
 PARTS = ("hangs", "twins")
 
 

@@ -12,10 +12,8 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "bench"))
 import debug_waits  # noqa: E402
-import debug_waits_table  # noqa: E402
+from bench.debug_waits import table as debug_waits_table  # noqa: E402
 import run_debug_waits  # noqa: E402
 import run_manifest  # noqa: E402
 
@@ -145,7 +143,7 @@ def test_cost_table(tmp_path):
     assert [r[3:] for r in rows] == [["+1 cycles", "ok"], ["+4 cycles", "over"],
                                      ["+0.20% time", "ok"], ["+0.30% time", "ok"],
                                      ["-0.59%", "ok"]]
-    proc = subprocess.run([sys.executable, debug_waits_table.__file__, "--latency",
+    proc = subprocess.run([sys.executable, "-m", "bench.debug_waits.table", "--latency",
                            str(paths["latency"]), "--stream", str(paths["stream"]), "--gemm",
                            str(paths["gemm"])], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.count("\n") == 2 + len(rows)

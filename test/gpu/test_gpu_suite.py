@@ -9,7 +9,6 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import build_suite  # noqa: E402
 
 # Kernels that arrive through remote views -> the local arrivals they make on

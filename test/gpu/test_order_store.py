@@ -5,13 +5,11 @@ silent on them, their PTX has the forms they test, and the hang variant
 compile time. The lead runs the suite on the H200 (run_manifest.py)."""
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import build_suite  # noqa: E402
 import order_store_kernels as K  # noqa: E402
 

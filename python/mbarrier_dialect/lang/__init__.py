@@ -24,16 +24,18 @@ upstream `arith`/`scf`/`llvm`/`nvvm`); it is sugar, not a second dialect.
 The guide is docs/lang.md.
 
 The package is in layers, each module importing only those below it
-(test/python/test_layering.py checks it)::
+(test/python/meta/test_layering.py checks it)::
 
     dtypes      element types, their names, sizes and conversions
     values      Value: IR values with Python operators, constants
     builder     the kernel being built: context, module, insertion points,
                 locations, the C++ verifier's check (verified)
-    threads     ranks (%tid, %cluster_ctarank) and barriers among threads
-    named_barriers  NamedBarrier: bar.sync / bar.arrive / bar.red by name
     control     if_then, if_else, for_range, range, unrolled_range
-    smem        the shared-memory pool, remote buffers, load/store
+    threads     ranks (%tid, %cluster_ctarank), barriers among threads,
+                the warpgroup role split (WarpgroupRoles)
+    named_barriers  NamedBarrier: bar.sync / bar.arrive / bar.red by name
+    smem        the shared-memory pool, dynamic shared memory, views at a
+                pointer, remote buffers, load/store
     barriers    MBarrier, TMABar, TCGen05Bar, bulk copies
     pipeline    Pipeline and its producer/consumer sides and slots
     sequence    OrderedSequence, its groups' states and turns
@@ -52,7 +54,8 @@ from .named_barriers import NamedBarrier
 from .pipeline import Consumer, ConsumerSlot, Pipeline, Producer, ProducerSlot
 from .prologue import initialized_barrier
 from .sequence import OrderedSequence, SequenceState, Turn
-from .smem import RemoteBuffer, SmemBuffer, SmemPool
+from .smem import RemoteBuffer, SmemBuffer, SmemPool, byte_offset
+from .threads import WARPGROUP, WarpgroupRoles
 from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
 
 # `range` is exported by name (lang.range) but left out of `import *`, which
@@ -64,4 +67,4 @@ __all__ = ["Kernel", "NamedBarrier", "MBarrier", "TMABar", "TCGen05Bar", "initia
            "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap", "Pipeline", "Producer",
            "Consumer", "ProducerSlot", "ConsumerSlot", "OrderedSequence", "SequenceState", "Turn",
            "cp_async_bulk_tensor_store", "fence_proxy_async", "bulk_commit_group",
-           "bulk_wait_group_read", "StorePipeline"]
+           "bulk_wait_group_read", "StorePipeline", "byte_offset", "WarpgroupRoles", "WARPGROUP"]

@@ -1,6 +1,7 @@
 """Memory of `lang`: a shared-memory pool, whose buffers (and barriers)
 take byte ranges of one static `.shared` allocation, laid out when the pool
-is committed; a buffer of another CTA of the cluster, reached with
+is committed; the launch's dynamic shared memory (``pool.dynamic()``) and
+buffers viewed at a pointer into it (``pool.view(ptr, ...)``); a buffer of another CTA of the cluster, reached with
 ``buffer.remote(rank)`` (distributed shared memory,
 ``mapa.shared::cluster``); and the loads and stores of buffers and of
 global-memory pointers (``k.load``/``k.store`` are these)."""
@@ -123,11 +124,40 @@ class SmemPool:
         aligned to `align` bytes."""
         if self.committed:
             raise ValueError("cannot alloc from a committed shared-memory pool")
-        if isinstance(align, bool) or not isinstance(align, int) or align <= 0 \
-                or align & (align - 1):
-            raise ValueError(f"align must be a power of two, got {align!r}")
+        _power_of_two(align)
         buf = SmemBuffer(self, shape, dtype, align)
         self.buffers.append(buf)
+        return buf
+
+    def dynamic(self, align: int = 16) -> ir.Value:
+        """The launch's dynamic shared memory (an ``extern .shared`` array,
+        the only way past the 48 KiB of a static allocation): an
+        ``!llvm.ptr<3>`` to its start, rounded up to `align` bytes at run
+        time (a TMA swizzle wants 128 to 1024). Launch with the bytes used
+        plus `align`; keeping its buffers apart is the caller's part."""
+        _power_of_two(align)
+        kernel = self.kernel
+        name = kernel.unique_symbol("dynamic_smem")
+        with kernel.module_insertion_point():
+            llvm.GlobalOp(ir.Type.parse("!llvm.array<0 x i8>"), name,
+                          ir.Attribute.parse("#llvm.linkage<external>"),
+                          alignment=align, addr_space=_SHARED)
+        base = llvm.AddressOfOp(ptr_type(_SHARED), name).result
+        addr = V.wrap(llvm.PtrToIntOp(V.i32(), base).result)
+        return byte_offset(base, (0 - addr) & (align - 1))
+
+    def view(self, ptr: ir.Value, shape: Sequence[int] | int, dtype: DType,
+             align: int = 16) -> SmemBuffer:
+        """A buffer of `shape` elements of `dtype` at `ptr` (an
+        ``!llvm.ptr<3>`` the pool does not lay out, e.g. into
+        ``dynamic()``), aligned to `align` bytes (the caller's promise),
+        for the ops that take a buffer."""
+        if not isinstance(ptr, ir.Value) or str(ptr.type) != "!llvm.ptr<3>":
+            raise TypeError(f"a shared-memory view's ptr is an !llvm.ptr<3> value, got "
+                            f"{getattr(ptr, 'type', type(ptr).__name__)}")
+        _power_of_two(align)
+        buf = SmemBuffer(self, shape, dtype, align)
+        buf._ptr = ptr
         return buf
 
     def on_commit(self, callback: Callable[[], None]) -> None:
@@ -160,10 +190,21 @@ class SmemPool:
             callback()
 
 
-def byte_offset(ptr: ir.Value, nbytes: int) -> ir.Value:
-    """`ptr` + `nbytes` bytes."""
+def _power_of_two(align) -> None:
+    if isinstance(align, bool) or not isinstance(align, int) or align <= 0 \
+            or align & (align - 1):
+        raise ValueError(f"align must be a power of two, got {align!r}")
+
+
+def byte_offset(ptr: ir.Value, nbytes: IntLike) -> ir.Value:
+    """`ptr` + `nbytes` bytes: an int, or an i32 value (a pointer offset
+    computed at run time)."""
+    V._refuse_bool(nbytes, "a byte offset")
     i8 = ir.IntegerType.get_signless(8)
-    return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
+    if isinstance(nbytes, int):
+        return llvm.GEPOp(ptr.type, ptr, [], [nbytes], i8, llvm.GEPNoWrapFlags.none).result
+    dyn = -2147483648  # LLVM::GEPOp::kDynamicIndex
+    return llvm.GEPOp(ptr.type, ptr, [nbytes], [dyn], i8, llvm.GEPNoWrapFlags.none).result
 
 
 # -- loads and stores ---------------------------------------------------------

@@ -1,17 +1,26 @@
 """Where a thread is and how threads meet: the ranks every barrier kernel
 needs (``%tid``, ``%cluster_ctarank``, ``%ctaid``) and the barriers among
 the threads of a warp, a CTA and a cluster. ``Kernel`` gives them as
-methods (``k.thread_rank()``, ``k.sync_threads()``, ...)."""
+methods (``k.thread_rank()``, ``k.sync_threads()``, ...); and the
+warp-specialized split of a CTA into a producer warpgroup and consumer
+warpgroups (``WarpgroupRoles``)."""
 from __future__ import annotations
+
+import contextlib
+from typing import Iterator
 
 from mlir.dialects import gpu, nvvm
 
 from . import values as V
 from .builder import Builder
+from .control import if_else
 from .values import IntLike, Value
 
 __all__ = ["thread_rank", "is_thread", "cluster_rank", "block_rank", "block_count", "sync_threads",
-           "sync_warp", "cluster_sync"]
+           "sync_warp", "cluster_sync", "WarpgroupRoles", "WARPGROUP"]
+
+#: Threads of a warpgroup (4 warps): the unit of ``wgmma`` and ``setmaxnreg``.
+WARPGROUP = 128
 
 
 def thread_rank(kernel: Builder) -> Value:
@@ -70,3 +79,39 @@ def cluster_sync() -> None:
     of every CTA of the cluster."""
     nvvm.ClusterArriveOp()
     nvvm.ClusterWaitOp()
+
+
+class WarpgroupRoles:
+    """The warp-specialized CTA: warpgroup 0 the producer, the others the
+    consumers, each side first moving its register budget with
+    ``setmaxnreg`` (the producer gives registers away, the consumers take
+    them)::
+
+        roles = WarpgroupRoles(k, producer_regs=40, consumer_regs=232)
+        with roles.producer():
+            ...                                # the TMA loop
+        with roles.consumers():
+            cw = roles.warpgroup - 1           # 0 for warpgroup 1, ...
+            ...                                # the MMA loop
+
+    `tid` is the thread's rank in the CTA, `warpgroup` its warpgroup."""
+
+    def __init__(self, kernel: Builder, producer_regs: int, consumer_regs: int):
+        self.producer_regs, self.consumer_regs = producer_regs, consumer_regs
+        self.tid = thread_rank(kernel)
+        self.warpgroup = self.tid // WARPGROUP
+        self._split = if_else(self.warpgroup == 0)
+
+    @contextlib.contextmanager
+    def producer(self) -> Iterator[None]:
+        """The body of warpgroup 0, after ``setmaxnreg.dec``."""
+        with self._split.then():
+            nvvm.SetMaxRegisterOp(self.producer_regs, nvvm.SetMaxRegisterAction.decrease)
+            yield
+
+    @contextlib.contextmanager
+    def consumers(self) -> Iterator[None]:
+        """The body of the other warpgroups, after ``setmaxnreg.inc``."""
+        with self._split.otherwise():
+            nvvm.SetMaxRegisterOp(self.consumer_regs, nvvm.SetMaxRegisterAction.increase)
+            yield

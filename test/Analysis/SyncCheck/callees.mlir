@@ -1,6 +1,6 @@
 // Calls: a cluster sync, a re-init or the final cluster barrier done in a
-// helper is part of the caller's protocol (shared/repro/guarantees/s2d,
-// s2e). The checker walks a callee of the module (one block, not
+// helper is part of the caller's protocol (the reproducers: helpers that do
+// the kernel's cluster sync, a re-init, and the cluster barrier before exit). The checker walks a callee of the module (one block, not
 // recursive) in its caller's context, its diagnostics located at the
 // callee's op "called from" the call; a call it cannot see into (an
 // external function, recursion) may synchronize, so what follows it is not

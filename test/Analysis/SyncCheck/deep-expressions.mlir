@@ -1,7 +1,8 @@
 // The SPMD model evaluates each value once per point (a memo), so a condition
 // or an index built from a deep chain of shared subexpressions (x = x + x,
 // 2^depth paths through it) costs its length, not 2^depth
-// (../shared/repro/guarantees r1, r2: 20 s to over a minute before).
+// (the reproducers, a condition that is a doubling chain of depth 24 and a
+// barrier index that is one of depth 32, took 20 s to over a minute before).
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-check-sync
 
 // A condition 24 doublings deep over the thread id: t * 2^24 >= 0 holds

@@ -1,6 +1,7 @@
 // Loops whose trips depend on the thread: `for i = tid to 64 step 128` is
 // run once by threads 0..63 and never by 64..127, so the executing set of
-// its body is not the enclosing one (shared/repro/guarantees/s2c). Where a
+// its body is not the enclosing one (the reproducer: the barrier
+// ops of a kernel in such a strided loop). Where a
 // loop's bounds (scf.for) or its condition (scf.while) may differ between
 // threads, nothing in its body is counted; a loop with uniform bounds (a
 // kernel parameter) is counted per trip as before.

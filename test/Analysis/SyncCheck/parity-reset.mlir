@@ -1,5 +1,6 @@
 // Class 5 needs a second trip that sees the first trip's phase: a loop of
-// one trip has none (shared/repro/guarantees/s2h), and a barrier
+// one trip has none (the reproducer: an arrive and a wait on parity 0 in an
+// scf.for of one trip), and a barrier
 // initialized again in every trip (Triton's per-trip TMA barrier: init,
 // arrive_expect_tx + copy, wait(parity 0), inval) starts each trip at
 // phase 0, so parity 0 is the right parity in every trip.

@@ -3,7 +3,8 @@
 // reached otherwise (its pointer handed to a bulk copy as the barrier, a
 // pointer into it used as a barrier address, another view that may
 // overlap it) is neither counted nor followed
-// (shared/repro/guarantees/s2f, s2f-ok, s2g).
+// (the reproducers: a view's barrier handed to a raw bulk copy, its correct
+// twin, and two views of the same shared memory).
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-check-sync
 
 // Correct (s2f): the copy completes on the pool pointer itself, not on an

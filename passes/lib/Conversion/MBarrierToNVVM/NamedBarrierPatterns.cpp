@@ -18,9 +18,8 @@ using namespace mlir::mbarrier::lowering;
 namespace {
 
 /// The hardware id and the thread count of a use, as i32 constants.
-template <typename UseOp>
 FailureOr<std::pair<Value, Value>>
-idAndCount(UseOp op, ConversionPatternRewriter &rewriter) {
+idAndCount(NamedBarrierUseOpInterface op, ConversionPatternRewriter &rewriter) {
   std::optional<uint32_t> id = op.getHardwareId();
   if (!id)
     return rewriter.notifyMatchFailure(op, "the named barrier has no id");
@@ -98,15 +97,10 @@ struct BarRedLowering : ConvertOpToLLVMPattern<BarRedOp> {
 
 LogicalResult lowering::checkNamedBarrierIds(Operation *root) {
   WalkResult result = root->walk([](Operation *op) {
-    NamedBarrierOp decl;
-    if (auto sync = dyn_cast<BarSyncOp>(op))
-      decl = sync.getDeclaration();
-    else if (auto arrive = dyn_cast<BarArriveOp>(op))
-      decl = arrive.getDeclaration();
-    else if (auto red = dyn_cast<BarRedOp>(op))
-      decl = red.getDeclaration();
-    else
+    auto use = dyn_cast<NamedBarrierUseOpInterface>(op);
+    if (!use)
       return WalkResult::advance();
+    auto decl = dyn_cast_or_null<NamedBarrierOp>(use.getDeclarationOp());
     if (decl && decl.getId())
       return WalkResult::advance();
     InFlightDiagnostic diag =

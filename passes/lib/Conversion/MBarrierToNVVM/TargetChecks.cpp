@@ -44,12 +44,10 @@ struct Requirement {
 /// Memoizes the default wait scope per function (one walk each).
 struct WaitScopes {
   DenseMap<Operation *, Scope> byFunction;
-  template <typename WaitOp>
-  Scope of(WaitOp wait) {
+  Scope of(MBarrierWaitOpInterface wait) {
     if (std::optional<Scope> scope = wait.getScope())
       return *scope;
-    Operation *fn =
-        wait->template getParentOfType<FunctionOpInterface>().getOperation();
+    Operation *fn = wait->getParentOfType<FunctionOpInterface>().getOperation();
     auto [it, inserted] = byFunction.try_emplace(fn, Scope::cta);
     if (inserted)
       it->second = getDefaultWaitScope(wait);
@@ -101,13 +99,12 @@ Requirement requirementOf(Operation *op, WaitScopes &waitScopes) {
         req.needSM(90, what);
         req.needPTX(86, what);
       })
-      .Case<WaitOp, TryWaitOp, TestWaitOp>([&](auto wait) {
+      .Case<MBarrierWaitOpInterface>([&](MBarrierWaitOpInterface wait) {
         if (isa<TestWaitOp>(op))
           req.needPTX(71, "mbarrier.test_wait.parity");
         else
           req.needSM(90, "mbarrier.try_wait");
-        qualifiers(wait.getSem().value_or(Semantics::acquire),
-                   waitScopes.of(wait));
+        qualifiers(wait.getEffectiveSem(), waitScopes.of(wait));
       })
       .Case<CpAsyncBulkTensorOp>([&](CpAsyncBulkTensorOp copy) {
         // .multicast::cluster is a cluster form of the same instruction.
@@ -257,10 +254,8 @@ unsigned mbarrier::getRequiredPTXVersion(Operation *root) {
 void mbarrier::materializeDefaultWaitScopes(Operation *root) {
   WaitScopes waitScopes;
   root->walk([&](Operation *op) {
-    llvm::TypeSwitch<Operation *>(op).Case<WaitOp, TryWaitOp, TestWaitOp>(
-        [&](auto wait) {
-          if (!wait.getScope())
-            wait.setScope(waitScopes.of(wait));
-        });
+    if (auto wait = dyn_cast<MBarrierWaitOpInterface>(op))
+      if (!wait.getScope())
+        wait.setScope(waitScopes.of(wait));
   });
 }

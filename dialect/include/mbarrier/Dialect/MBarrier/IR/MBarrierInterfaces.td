@@ -1,4 +1,4 @@
-//===- MBarrierInterfaces.td - the barrier op interface ----*- tablegen -*-===//
+//===- MBarrierInterfaces.td - the barrier op interfaces ---*- tablegen -*-===//
 #ifndef MBARRIER_INTERFACES_TD
 #define MBARRIER_INTERFACES_TD
 
@@ -77,5 +77,88 @@ def MBarrier_ArrivalOpInterface : OpInterface<"MBarrierArrivalOpInterface",
       }]>,
   ];
 }
+
+def MBarrier_WaitOpInterface : OpInterface<"MBarrierWaitOpInterface",
+    [MBarrier_BarrierOpInterface]> {
+  let cppNamespace = "::mlir::mbarrier";
+  let description = [{
+    A wait on the completion of a phase (`wait`, `try_wait`, `test_wait`):
+    the parity it waits for and the memory order of its acquire. The
+    target checks, the default-scope pass and the analyses ask this
+    interface instead of listing the three ops.
+  }];
+  let methods = [
+    InterfaceMethod<"The `phase` operand (its parity is waited for, xor `phase_offset`).",
+      "::mlir::Value", "getPhase">,
+    InterfaceMethod<"The `sem` attribute (none: acquire).",
+      "std::optional<::mlir::mbarrier::Semantics>", "getSem">,
+    InterfaceMethod<"The `scope` attribute (none: the default of getDefaultWaitScope).",
+      "std::optional<::mlir::mbarrier::Scope>", "getScope">,
+    InterfaceMethod<"Sets the `scope` attribute.",
+      "void", "setScope", (ins "std::optional<::mlir::mbarrier::Scope>":$scope)>,
+    InterfaceMethod<"The `.scope` it is emitted with: the attribute, else the default.",
+      "::mlir::mbarrier::Scope", "getEffectiveScope">,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// The `.sem` it is emitted with: the attribute, else acquire.
+    ::mlir::mbarrier::Semantics getEffectiveSem() {
+      return $_op.getSem().value_or(::mlir::mbarrier::Semantics::acquire);
+    }
+  }];
+}
+
+def MBarrier_NamedBarrierUseOpInterface : OpInterface<"NamedBarrierUseOpInterface"> {
+  let cppNamespace = "::mlir::mbarrier";
+  let description = [{
+    A use of a named barrier (`bar_sync`, `bar_arrive`, `bar_red`): the
+    declaration its symbol names, the hardware id that declaration has
+    (explicit, or what `mbarrier-allocate-named-barriers` assigned) and the
+    threads it counts. The lowering asks this interface instead of listing
+    the three ops.
+  }];
+  let methods = [
+    InterfaceMethod<"The `barrier` symbol.",
+      "::mlir::FlatSymbolRefAttr", "getBarrierAttr">,
+    InterfaceMethod<"The threads the barrier counts (`threads N`).",
+      "uint32_t", "getThreads">,
+    InterfaceMethod<[{The `mbarrier.named_barrier` the symbol names (null
+      where it resolves to none; the op's own getDeclaration() is typed).}],
+      "::mlir::Operation *", "getDeclarationOp", (ins), [{
+        return $_op.getDeclaration();
+      }]>,
+    InterfaceMethod<"The hardware id of the declaration, once it has one.",
+      "std::optional<uint32_t>", "getHardwareId">,
+  ];
+}
+
+def MBarrier_LinearUseOpInterface : OpInterface<"LinearUseOpInterface"> {
+  let cppNamespace = "::mlir::mbarrier";
+  let description = [{
+    An op that uses a linear value of a pipe or an ordered sequence (a
+    state, a slot, a turn): the operand whose value it takes (the value is
+    spent: the pipe verifier's linearity walk, PipeLinearity.cpp, checks it
+    is taken exactly once on every path) and the one it only reads (a
+    try, a copy into the slot's stage, the stage's address). The walk asks
+    this interface instead of listing ops and operand numbers.
+  }];
+  let methods = [
+    InterfaceMethod<"The operand whose linear value the op takes (null: none).",
+      "::mlir::OpOperand *", "getTakenOperand">,
+    InterfaceMethod<"The operand whose linear value the op reads, not taking it (null: none).",
+      "::mlir::OpOperand *", "getReadOperand">,
+  ];
+}
+
+// How an op uses a linear value (LinearUseOpInterface): the operand it takes
+// and the one it only reads.
+class MBarrier_LinearUse<string taken, string read> {
+  code linearUse = "::mlir::OpOperand *getTakenOperand() { return " # taken #
+      "; }\n::mlir::OpOperand *getReadOperand() { return " # read # "; }";
+}
+defvar MBarrier_TakesState = MBarrier_LinearUse<"&getStateMutable()", "nullptr">.linearUse;
+defvar MBarrier_ReadsState = MBarrier_LinearUse<"nullptr", "&getStateMutable()">.linearUse;
+defvar MBarrier_TakesSlot = MBarrier_LinearUse<"&getSlotMutable()", "nullptr">.linearUse;
+defvar MBarrier_ReadsSlot = MBarrier_LinearUse<"nullptr", "&getSlotMutable()">.linearUse;
+defvar MBarrier_TakesTurn = MBarrier_LinearUse<"&getTurnMutable()", "nullptr">.linearUse;
 
 #endif // MBARRIER_INTERFACES_TD

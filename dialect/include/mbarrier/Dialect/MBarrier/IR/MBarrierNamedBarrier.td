@@ -13,6 +13,7 @@
 
 include "mbarrier/Dialect/MBarrier/IR/MBarrierDialect.td"
 include "mlir/IR/EnumAttr.td"
+include "mbarrier/Dialect/MBarrier/IR/MBarrierInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 
 def MBarrier_BarRedKind : I32EnumAttr<"BarRedKind",
@@ -60,7 +61,8 @@ def MBarrier_NamedBarrierOp : Op<MBarrier_Dialect, "named_barrier", [Symbol]> {
 
 class MBarrier_NamedBarrierUseOp<string mnemonic, list<Trait> traits = []>
     : MBarrier_Op<mnemonic, !listconcat(traits,
-        [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+        [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+         MBarrier_NamedBarrierUseOpInterface])> {
   code namedBarrierUseDeclaration = [{
     /// The declaration the `barrier` symbol names (null where it does not
     /// resolve to an `mbarrier.named_barrier`).

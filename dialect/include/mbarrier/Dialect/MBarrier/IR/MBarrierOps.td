@@ -360,7 +360,7 @@ def MBarrier_ExpectTxOp : MBarrier_Op<"expect_tx", [MBarrier_BarrierOpInterface]
 // (MBarrier_SuspendTimeArgs).
 class MBarrier_WaitBase<string mnemonic, dag resultDag, string resultFormat,
                         dag extraArgs = (ins), string extraFormat = "">
-    : MBarrier_Op<mnemonic, [MBarrier_BarrierOpInterface]> {
+    : MBarrier_Op<mnemonic, [MBarrier_BarrierOpInterface, MBarrier_WaitOpInterface]> {
   let arguments = !con((ins BarrierRW:$barriers, Index:$index, I32:$phase),
                        extraArgs,
                        (ins DefaultValuedAttr<MBarrier_PhaseOffsetAttr, "0">:$phase_offset,

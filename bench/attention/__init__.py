@@ -1,0 +1,1 @@
+"""The attention benchmark (examples/attention.py) against torch and Triton."""

@@ -1,0 +1,1 @@
+"""Compile time, checker cost and the PTX snapshot of every kernel."""

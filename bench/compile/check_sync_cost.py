@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The cost of the synchronization checker (mbarrier-check-sync) against the
+size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, and
+the GEMM of examples/gemm.py (both cluster forms).
+
+    python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
+                                    [--dataflow]
+
+Two generated shapes, each checked silent (no diagnostic) before it is timed:
+
+- ring: a warp-specialized producer/consumer ring of 4 stages (4 full, 4
+  empty barriers), its main loop an scf.for whose body is `units` unrolled
+  hand-offs (the producer waits on the empty barrier and arrives on the
+  full one, the consumer warps wait on the full barrier and their lane 0
+  arrives on the empty one), each with a thread-dependent condition.
+- groups: `units` independent hand-offs in straight-line code, each on its
+  own barrier group (thread 0 initializes, a CTA barrier, warp 1 arrives,
+  every thread waits): the number of barriers grows with the kernel.
+
+Each kernel is lowered by mbarrier-lower-pipes first (the checker sees
+pipes so in mbarrier-to-ptx), then mbarrier-check-sync runs in this process
+(the mbarrier_dialect bindings, MLIR's threading off) on a fresh parse:
+`cpu` is the CPU time of this thread during the pass, `wall` its wall
+time, each the minimum over `runs` (the run least disturbed by other work
+on the machine). `ops` counts the ops the
+checker sees (generic form). Any diagnostic fails the run.
+
+`--dataflow` adds the cost of MLIR's integer range analysis on the same
+kernel (docs/checker.md, "The analysis"): upstream's
+`int-range-optimizations` on each gpu.func, which runs a DataFlowSolver
+with DeadCodeAnalysis, SparseConstantPropagation and IntegerRangeAnalysis
+and then folds what the ranges decide (an upper bound of the solver's own
+cost), timed the same way, and its ratio to the checker's time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+
+import mbarrier_dialect
+
+BLOCK = 128  # warp 0: the producer; warps 1-3: consumers
+DEPTH = 4
+
+
+def ring_kernel(units: int) -> str:
+    """The ring shape with `units` hand-offs per trip (a multiple of 2 *
+    DEPTH, so that each barrier completes an even number of phases per
+    trip and the constant parities repeat)."""
+    lines = [
+        "gpu.module @m {",
+        f"  gpu.func @k(%n: index) kernel attributes {{known_block_size = array<i32: {BLOCK}, 1, 1>}} {{",
+        "    %c0 = arith.constant 0 : index",
+        "    %c1 = arith.constant 1 : index",
+        "    %zero = arith.constant 0 : i32",
+        "    %one = arith.constant 1 : i32",
+        "    %three = arith.constant 3 : i32",
+        "    %c32 = arith.constant 32 : i32",
+        "    %tid = gpu.thread_id x",
+        "    %t = arith.index_cast %tid : index to i32",
+        "    %leader = arith.cmpi eq, %t, %zero : i32",
+        "    %warp = arith.divui %t, %c32 : i32",
+        "    %lane = arith.remui %t, %c32 : i32",
+        "    %lane0 = arith.cmpi eq, %lane, %zero : i32",
+        "    %producer = arith.cmpi eq, %warp, %zero : i32",
+        "    %consumer = arith.cmpi ne, %warp, %zero : i32",
+        f"    %g = mbarrier.alloc : !mbarrier.group<{2 * DEPTH}>",
+        "    scf.if %leader {",
+    ]
+    for i in range(2 * DEPTH):
+        count = "%one" if i < DEPTH else "%three"
+        lines += [f"      %i{i} = arith.constant {i} : index",
+                  f"      mbarrier.init %g[%i{i}], {count} : !mbarrier.group<{2 * DEPTH}>"]
+    lines += ["    }", "    nvvm.barrier0",
+              "    scf.for %it = %c0 to %n step %c1 {"]
+    group = f"!mbarrier.group<{2 * DEPTH}>"
+    for u in range(units):
+        stage, phase = u % DEPTH, (u // DEPTH) % 2
+        # The producer waits for the consumers' release (offset 1: the first
+        # round passes on a fresh barrier), then fills the stage.
+        lines += [
+            f"      %s{u} = arith.constant {stage} : index",
+            f"      %e{u} = arith.constant {stage + DEPTH} : index",
+            f"      %p{u} = arith.constant {phase} : i32",
+            f"      %w{u} = arith.addi %warp, %p{u} : i32",
+            f"      %q{u} = arith.cmpi uge, %w{u}, %p{u} : i32",
+            f"      %go{u} = arith.andi %q{u}, %producer : i1",
+            f"      scf.if %go{u} {{",
+            f"        mbarrier.wait %g[%e{u}], %p{u} {{phase_offset = 1 : i32}} : {group}",
+            f"        mbarrier.arrive %g[%s{u}] if %lane0 : {group}",
+            "      }",
+            f"      scf.if %consumer {{",
+            f"        mbarrier.wait %g[%s{u}], %p{u} : {group}",
+            f"        mbarrier.arrive %g[%e{u}] if %lane0 : {group}",
+            "      }",
+        ]
+    lines += ["    }", "    gpu.return", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def groups_kernel(units: int) -> str:
+    """The groups shape: `units` hand-offs, each on its own group."""
+    lines = [
+        "gpu.module @m {",
+        f"  gpu.func @k() kernel attributes {{known_block_size = array<i32: {BLOCK}, 1, 1>}} {{",
+        "    %c0 = arith.constant 0 : index",
+        "    %zero = arith.constant 0 : i32",
+        "    %c32 = arith.constant 32 : i32",
+        "    %tid = gpu.thread_id x",
+        "    %t = arith.index_cast %tid : index to i32",
+        "    %leader = arith.cmpi eq, %t, %zero : i32",
+        "    %warp = arith.divui %t, %c32 : i32",
+    ]
+    for u in range(units):
+        lines += [
+            f"    %g{u} = mbarrier.alloc : !mbarrier.group<1>",
+            f"    scf.if %leader {{",
+            f"      mbarrier.init %g{u}[%c0], %c32 : !mbarrier.group<1>",
+            "    }",
+            "    nvvm.barrier0",
+            f"    %w{u} = arith.constant {1 + u % 3} : i32",
+            f"    %mine{u} = arith.cmpi eq, %warp, %w{u} : i32",
+            f"    scf.if %mine{u} {{",
+            f"      mbarrier.arrive %g{u}[%c0] : !mbarrier.group<1>",
+            "    }",
+            f"    mbarrier.wait %g{u}[%c0], %zero : !mbarrier.group<1>",
+        ]
+    lines += ["    gpu.return", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def gemm_kernel(cluster: int) -> str:
+    import gemm  # examples/gemm.py (bench/__init__.py puts examples/ on the path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel = gemm.build(cfg=gemm.Config(bn=256, cluster=cluster))
+    return str(kernel.module)
+
+
+def lowered(text: str) -> str:
+    """The module after mbarrier-lower-pipes (what the checker sees in
+    mbarrier-to-ptx), as generic text."""
+    from mlir import ir
+    from mlir.passmanager import PassManager
+    ctx = ir.Context()
+    mbarrier_dialect.register_dialect(ctx)
+    module = ir.Module.parse(text, context=ctx)
+    PassManager.parse("builtin.module(mbarrier-lower-pipes{chip=sm_90a})", context=ctx).run(
+        module.operation)
+    return module.operation.get_asm(print_generic_op_form=True)
+
+
+def timed(generic: str, pipeline: str, runs: int, name: str) -> tuple[float, float]:
+    """The minimum CPU and wall time of `pipeline` on fresh parses of
+    `generic` (MLIR's threading off); fails on any diagnostic."""
+    from mlir import ir
+    from mlir.passmanager import PassManager
+    cpu, wall = [], []
+    for _ in range(runs):
+        ctx = ir.Context()
+        ctx.enable_multithreading(False)
+        mbarrier_dialect.register_dialect(ctx)
+        module = ir.Module.parse(generic, context=ctx)
+        pm = PassManager.parse(pipeline, context=ctx)
+        diagnostics = []
+        handler = ctx.attach_diagnostic_handler(lambda d: diagnostics.append(str(d)) or True)
+        t0, c0 = time.perf_counter(), time.thread_time()
+        pm.run(module.operation)
+        cpu.append(time.thread_time() - c0)
+        wall.append(time.perf_counter() - t0)
+        handler.detach()
+        if diagnostics:
+            raise RuntimeError(f"{pipeline} is not silent on {name}: {diagnostics}")
+    return min(cpu), min(wall)
+
+
+def measure(name: str, text: str, runs: int, dataflow: bool = False) -> dict:
+    """The checker on `text`, in this process with MLIR's threading off: the
+    CPU time of this thread during PassManager.run and its wall time, the
+    minimum of `runs`, each on a fresh parse.
+    Fails on any diagnostic (the kernels are correct)."""
+    generic = lowered(text)
+    ops = sum(1 for line in generic.splitlines() if '"(' in line
+              and line.lstrip().startswith(('"', "%")))
+    seconds, wall = timed(generic, "builtin.module(mbarrier-check-sync)", runs, name)
+    row = {"kernel": name, "ops": ops, "cpu_s": seconds, "wall_s": wall,
+           "cpu_us_per_op": 1e6 * seconds / ops}
+    if dataflow:
+        row["ranges_cpu_s"], _ = timed(
+            generic, "builtin.module(gpu.module(gpu.func(int-range-optimizations)))",
+            runs, name)
+    return row
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000],
+                        help="target op counts of the generated kernels")
+    parser.add_argument("--json", default=None, help="write the rows here")
+    parser.add_argument("--dataflow", action="store_true",
+                        help="also time MLIR's integer range analysis on each kernel")
+    args = parser.parse_args()
+    rows = []
+    for size in args.sizes:
+        # ~15 ops per ring unit, units a multiple of 2 * DEPTH; ~11 per group.
+        units = max(2 * DEPTH, round(size / 15 / (2 * DEPTH)) * 2 * DEPTH)
+        rows.append(measure(f"ring_{size}", ring_kernel(units), args.runs, args.dataflow))
+        rows.append(measure(f"groups_{size}", groups_kernel(max(1, round(size / 11))), args.runs,
+                            args.dataflow))
+    for cluster in (1, 2):
+        rows.append(measure(f"gemm_cluster{cluster}", gemm_kernel(cluster), args.runs, args.dataflow))
+    extra = f" {'ranges (s)':>10} {'ratio':>6}" if args.dataflow else ""
+    print(f"{'kernel':>16} {'ops':>8} {'cpu (s)':>9} {'cpu us/op':>10} {'wall (s)':>9}{extra}")
+    for row in rows:
+        extra = ""
+        if args.dataflow:
+            extra = f" {row['ranges_cpu_s']:>10.4f} {row['ranges_cpu_s'] / row['cpu_s']:>6.2f}"
+        print(f"{row['kernel']:>16} {row['ops']:>8} {row['cpu_s']:>9.4f} "
+              f"{row['cpu_us_per_op']:>10.1f} {row['wall_s']:>9.4f}{extra}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

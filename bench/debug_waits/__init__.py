@@ -1,0 +1,1 @@
+"""The cost of debug waits in the latency, stream and GEMM runners."""

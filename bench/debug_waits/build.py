@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Build the cost benchmark of debug waits (issue 21): our own kernels with
+and without ``debug_waits``, side by side in the existing runners, so that
+both are timed in the same run. No GPU and no nvcc needed here.
+
+    python -m bench.debug_waits.build OUT_DIR [--bound-ns 200000000]
+
+- OUT_DIR/latency: every row of the latency table (bench/latency/kernels.py);
+  bench/latency/run.py's "ours" is the kernel with debug waits, its "reference"
+  the same kernel without (``reference_cluster``: launched in its cluster).
+- OUT_DIR/stream: the TMA streaming kernel in every shape
+  (bench/stream/build.py); bench/stream/run.py --only stream: "ours" with,
+  "ref" without.
+- OUT_DIR/gemm: the GEMM configs c1_256 and c2_256 of bench/gemm/build.py,
+  each also as NAME_dw with debug waits; run.py --child interleave times
+  them round-robin (and torch.matmul).
+
+bench/debug_waits/table.py turns the three runners' JSON into one table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import warnings
+from pathlib import Path
+
+from bench.gemm import build as gemm_build
+from bench.latency import kernels as latency_kernels
+from bench.stream import build as stream_kernels
+
+BOUND_NS = 200_000_000
+GEMM_CONFIGS = ("c1_256", "c2_256")
+SUFFIX = "_dw"
+
+
+def _both(kernel, out: Path, stem: str, bound_ns: int, **kwargs) -> None:
+    """`stem`.cubin without and `stem`_dw.cubin with debug waits."""
+    for name, bound in ((stem, 0), (stem + SUFFIX, bound_ns)):
+        compiled = kernel.compile(debug_waits=bound, **kwargs)
+        (out / f"{name}.cubin").write_bytes(compiled.cubin)
+        (out / f"{name}.ptx").write_text(compiled.ptx)
+
+
+def build_latency(out: Path, bound_ns: int) -> list[dict]:
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for bench in latency_kernels.all_benches():
+        _both(bench.kernel, out, bench.name, bound_ns)
+        k = bench.kernel
+        rows.append({"name": bench.name, "label": bench.label, "anchor": None,
+                     "unroll": bench.unroll,
+                     "ours": f"{bench.name}{SUFFIX}.cubin", "ours_entry": bench.name,
+                     "reference": f"{bench.name}.cubin", "reference_entry": bench.name,
+                     "reference_cluster": True,
+                     "grid": list(k.grid), "block": list(k.block),
+                     "cluster": list(k.cluster) if k.cluster else None})
+    (out / "latency.json").write_text(json.dumps({"rows": rows}, indent=1))
+    return rows
+
+
+def build_stream(out: Path, bound_ns: int) -> list[dict]:
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for depth, r in stream_kernels.SHAPES:
+        kernel = stream_kernels.stream_kernel(depth, r)
+        _both(kernel, out, kernel.name, bound_ns)
+        rows.append({"kind": "stream", "depth": depth, "rows": r,
+                     "ours": f"{kernel.name}{SUFFIX}.cubin", "ours_name": kernel.name,
+                     "ref": f"{kernel.name}.cubin", "ref_name": kernel.name})
+    (out / "stream.json").write_text(json.dumps({"rows": rows}, indent=1))
+    return rows
+
+
+def build_gemm(out: Path, bound_ns: int) -> list[dict]:
+    out.mkdir(parents=True, exist_ok=True)
+    gb = gemm_build
+    rows = []
+    for name in GEMM_CONFIGS:
+        cfg = gb.CONFIGS[name]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _both(gb.gemm.build(cfg=cfg), out, name, bound_ns)
+        for label in (name, name + SUFFIX):
+            rows.append({"name": label, "cubin": f"{label}.cubin", "entry": cfg.name,
+                         "bm": gb.gemm.BM, "bn": cfg.bn, "bk": gb.gemm.BK,
+                         "stages": cfg.stages, "cluster": cfg.cluster, "out": cfg.out,
+                         "group_m": cfg.group_m, "barriers": cfg.barriers,
+                         "unroll": cfg.unroll, "b_box_rows": cfg.b_box_rows,
+                         "threads": gb.gemm.THREADS, "smem_bytes": cfg.smem_bytes,
+                         "debug_waits": bound_ns if label.endswith(SUFFIX) else 0})
+    (out / "gemm.json").write_text(json.dumps({"configs": rows}, indent=1))
+    return rows
+
+
+def build(out_dir: str, bound_ns: int = BOUND_NS) -> dict:
+    out = Path(out_dir)
+    return {"latency": build_latency(out / "latency", bound_ns),
+            "stream": build_stream(out / "stream", bound_ns),
+            "gemm": build_gemm(out / "gemm", bound_ns)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--bound-ns", type=int, default=BOUND_NS)
+    args = parser.parse_args()
+    for part, rows in build(args.out_dir, args.bound_ns).items():
+        print(f"{part}: {len(rows)} rows")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The fence-merging benchmark: per-arrive release vs one merged fence."""

@@ -1,0 +1,1 @@
+"""The latency benchmark: ours vs hand-written CUDA, cycles per round."""

@@ -1,0 +1,1 @@
+"""The pipeline benchmarks: TMA streaming and multicast, ours vs CUDA."""

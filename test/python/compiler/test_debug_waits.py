@@ -1,0 +1,161 @@
+"""debug_waits through compile(), lang and the command line (issue 21): the
+bound reaches the lowering, the located line names the user's Python line
+and barrier, and with the option off every GPU-suite kernel's PTX is the
+PTX compiled without the argument (test/PTX/debug-waits-ptx.mlir checks
+the loop, the format and the trap instruction by instruction)."""
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+from mbarrier_dialect import CompileError, compile
+from mbarrier_dialect.lang import Kernel, MBarrier
+
+import kernels  # noqa: E402
+
+from mbarrier_dialect.runtime import DEBUG_WAIT_MARK as MARK  # noqa: E402
+
+
+def formats(ptx: str) -> list[str]:
+    """The printf format strings of a PTX file (PTX spells them as bytes)."""
+    return [bytes(int(b) for b in m.group(1).split(",")).decode()
+            for m in re.finditer(r"\.b8 printfFormat_\d+\[\d+\] = \{([^}]*)\}", ptx)]
+
+
+def _one_wait_kernel(**kwargs) -> tuple[Kernel, int, int]:
+    """A kernel with one barrier and one wait; the lines of both."""
+    with Kernel("one_wait", block=64, **kwargs) as k:
+        pool = k.smem_pool()
+        bar_line = inspect.currentframe().f_lineno + 1
+        bar = MBarrier(pool, 2)
+        pool.commit()
+        k.prologue({bar: 64})
+        bar.arrive(1)
+        wait_line = inspect.currentframe().f_lineno + 1
+        bar.wait(1, 0)
+    return k, bar_line, wait_line
+
+
+def test_lang_line_names_the_users_wait_and_barrier():
+    k, bar_line, wait_line = _one_wait_kernel(debug_waits=250_000_000)
+    (text,) = formats(k.compile().ptx)
+    assert text.startswith(f"{MARK}{__file__}:{wait_line}:9 (barrier group<2>[%lld] "
+                           f"from {__file__}:{bar_line}:15, parity %u, waited %llu ns) "
+                           "cta %u (ctaid %u,%u,%u) warp %u; barrier word 0x%016llx "
+                           "(raw, layout opaque)\n")
+    ptx = k.compile().ptx
+    assert "setp.lt.u64" in ptx and ", 250000001;" in ptx and "trap;" in ptx
+
+
+def test_kernel_default_and_compile_override():
+    k, _, _ = _one_wait_kernel(debug_waits=1000)
+    assert formats(k.compile().ptx)
+    assert not formats(k.compile(debug_waits=0).ptx)
+    plain, _, _ = _one_wait_kernel()
+    assert not formats(plain.compile().ptx)
+    assert len(formats(plain.compile(debug_waits=5).ptx)) == 1
+
+
+@pytest.mark.parametrize("value, error, message", [
+    (True, TypeError, "an int, 0 = off"),
+    (1.5, TypeError, "an int, 0 = off"),
+    ("100", TypeError, "an int, 0 = off"),
+    (-1, ValueError, "0 \\(off\\) to 2\\^64 - 1"),
+    (2**64, ValueError, "0 \\(off\\) to 2\\^64 - 1"),
+])
+def test_a_bad_bound_is_refused(value, error, message):
+    k, _, _ = _one_wait_kernel()
+    with pytest.raises(error, match=message):
+        k.compile(debug_waits=value)
+    with pytest.raises(error, match=message):
+        compile(k.module, debug_waits=value)
+
+
+def test_the_largest_bound_reaches_the_lowering():
+    k, _, _ = _one_wait_kernel()
+    llvm = compile(k.module, debug_waits=2**64 - 1, emit="llvm").llvm
+    assert "llvm.mlir.constant(-1 : i64) : i64" in llvm and "vprintf" in llvm
+
+
+def test_cli_refuses_a_bound_that_is_not_a_number(tmp_path):
+    path = tmp_path / "k.mlir"
+    path.write_text("module {}")
+    proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", str(path),
+                           "--debug-waits", "soon"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "'soon' is not a whole number of nanoseconds" in proc.stderr
+
+
+def _suite_kernels():
+    """Every kernel of the GPU suites (examples, pipelines and the GEMM
+    among them), once."""
+    seen = {}
+    for builders in kernels.SUITES.values():
+        for builder in builders:
+            kernel = builder().kernel
+            seen.setdefault(kernel.name, kernel)
+    return list(seen.values())
+
+
+def test_off_is_the_ptx_without_the_option_for_every_suite_kernel():
+    compiled = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for kernel in _suite_kernels():
+            default = kernel.compile(emit="ptx")
+            off = kernel.compile(emit="ptx", debug_waits=0)
+            on = kernel.compile(emit="ptx", debug_waits=200_000_000)
+            for name, module in default.modules.items():
+                assert off.modules[name].ptx == module.ptx, kernel.name
+                assert "globaltimer" not in module.ptx and "vprintf" not in module.ptx
+                # Every kernel that waits gets the bounded loop with the option.
+                waits = "mbarrier.try_wait" in module.ptx
+                assert ("trap;" in on.modules[name].ptx) == waits, kernel.name
+                assert bool(formats(on.modules[name].ptx)) == waits, kernel.name
+            compiled += 1
+    assert compiled >= 24
+
+
+def _under_arrival(name: str, wait) -> Kernel:
+    """b4's bug: a barrier of count 4 that only thread 0 arrives on, then
+    `wait(bar)` by every thread."""
+    with Kernel(name, block=128) as k:
+        pool = k.smem_pool()
+        bar = MBarrier(pool, 1)
+        pool.commit()
+        k.prologue({bar: 4})
+        with k.if_then(k.is_thread(0)):
+            bar.arrive(0)
+        wait(bar)
+    return k
+
+
+def test_an_error_of_the_checker_still_stops_a_debug_build():
+    k = _under_arrival("under_arrival", lambda bar: bar.wait(0, 0))
+    with pytest.raises(CompileError, match="waits for a phase that never completes"):
+        k.compile(debug_waits=1000)
+    assert formats(k.compile(debug_waits=1000, check_sync=False).ptx)
+
+
+def test_a_hand_written_try_wait_loop_is_neither_checked_nor_bounded():
+    """The documented limit: the same under-arrival as above, waited on with
+    a loop around try_wait, gets no checker error and no bound."""
+    from mlir import ir
+    from mlir.dialects import scf
+
+    def hand_loop(bar):
+        loop = scf.WhileOp([], [])
+        with ir.InsertionPoint(loop.before.blocks.append()):
+            scf.ConditionOp(~bar.try_wait(0, 0), [])
+        with ir.InsertionPoint(loop.after.blocks.append()):
+            scf.YieldOp([])
+
+    k = _under_arrival("hand_loop", hand_loop)
+    compiled = k.compile(debug_waits=1000)
+    assert compiled.warnings == []
+    assert "mbarrier.try_wait" in compiled.ptx and not formats(compiled.ptx)

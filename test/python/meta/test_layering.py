@@ -1,0 +1,261 @@
+"""mbarrier_dialect.lang is in layers (issue 19): every module imports only
+modules of lower layers, so its import graph has no circle; no module
+imports inside a function (the way a circle is dodged); no module is over
+400 lines; and nothing outside lang imports lang, so no circle can close
+through the rest of the package either. The layers are the ones
+lang/__init__.py's docstring lists. Read from the source tree with `ast`:
+nothing is imported to check it."""
+import ast
+import os
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+PACKAGE = os.path.join(ROOT, "python", "mbarrier_dialect")
+LANG = os.path.join(PACKAGE, "lang")
+
+# Lowest first; modules of one layer must not import each other.
+LAYERS = [
+    ["dtypes"],
+    ["values"],
+    ["builder"],
+    ["control"],
+    ["threads", "smem", "named_barriers"],
+    ["barriers"],
+    ["pipeline", "sequence", "bulk_store"],
+    ["prologue"],
+    ["kernel"],
+    ["__init__"],
+]
+LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
+MAX_LINES = 400
+
+
+def _lang_modules():
+    return sorted(name[:-3] for name in os.listdir(LANG) if name.endswith(".py"))
+
+
+def _tree(path):
+    with open(path) as f:
+        return ast.parse(f.read(), path)
+
+
+def _imported(node, package):
+    """The dotted modules an import node names, resolved against `package`
+    (the importing module's package, e.g. "mbarrier_dialect.lang")."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = package.split(".")
+    if node.level:
+        base = base[:len(base) - node.level + 1]
+        prefix = ".".join(base + ([node.module] if node.module else []))
+    else:
+        prefix = node.module
+    # `from . import values` imports the submodule values; `from .values
+    # import X` imports values (X is a name in it, or a submodule of it).
+    return [prefix] + [f"{prefix}.{alias.name}" for alias in node.names]
+
+
+def _lang_imports(name):
+    """{imported lang module: line} of lang module `name`."""
+    found = {}
+    for node in ast.walk(_tree(os.path.join(LANG, f"{name}.py"))):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for target in _imported(node, "mbarrier_dialect.lang"):
+                parts = target.split(".")
+                if parts[:2] == ["mbarrier_dialect", "lang"] and len(parts) == 3 \
+                        and parts[2] in LAYER and parts[2] != name:
+                    found.setdefault(parts[2], node.lineno)
+    return found
+
+
+def test_every_lang_module_has_a_layer():
+    assert set(_lang_modules()) == set(LAYER), (
+        "a new lang module needs a layer here and in lang/__init__.py's docstring")
+
+
+@pytest.mark.parametrize("name", _lang_modules())
+def test_imports_go_down_the_layers(name):
+    wrong = {target: line for target, line in _lang_imports(name).items()
+             if LAYER[target] >= LAYER[name]}
+    assert not wrong, f"lang/{name}.py imports a module of its own layer or above: {wrong}"
+
+
+def test_the_import_graph_has_no_circle():
+    graph = {name: set(_lang_imports(name)) for name in _lang_modules()}
+    done, path = set(), []
+
+    def visit(node):
+        if node in path:
+            raise AssertionError("import circle: " + " -> ".join(path[path.index(node):] + [node]))
+        if node in done:
+            return
+        path.append(node)
+        for target in sorted(graph[node]):
+            visit(target)
+        path.pop()
+        done.add(node)
+
+    for name in graph:
+        visit(name)
+    # The test sees the imports there are: kernel reaches every layer below it.
+    reach, todo = set(), ["kernel"]
+    while todo:
+        for target in graph[todo.pop()] - reach:
+            reach.add(target)
+            todo.append(target)
+    assert reach == set(LAYER) - {"kernel", "__init__"}
+
+
+@pytest.mark.parametrize("path", [os.path.join(LANG, f"{n}.py") for n in _lang_modules()]
+                         + [os.path.join(PACKAGE, "locations.py")],
+                         ids=lambda p: os.path.relpath(p, PACKAGE))
+def test_imports_are_at_module_level(path):
+    tree = _tree(path)
+    top = {id(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))}
+    inner = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top]
+    assert not inner, f"{path}: imports inside a function or block at lines {inner}"
+
+
+@pytest.mark.parametrize("name", _lang_modules())
+def test_no_lang_module_is_over_400_lines(name):
+    with open(os.path.join(LANG, f"{name}.py")) as f:
+        lines = sum(1 for _ in f)
+    assert lines <= MAX_LINES, f"lang/{name}.py has {lines} lines"
+
+
+def test_nothing_outside_lang_imports_lang():
+    for base, _, files in os.walk(PACKAGE):
+        if os.path.commonpath([base, LANG]) == LANG:
+            continue
+        for fname in files:
+            if not fname.endswith(".py"):
+                continue
+            path = os.path.join(base, fname)
+            rel = os.path.relpath(path, os.path.dirname(PACKAGE))[:-3].replace(os.sep, ".")
+            package = rel if fname == "__init__.py" else rel.rsplit(".", 1)[0]
+            package = package.removesuffix(".__init__")
+            for node in ast.walk(_tree(path)):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    for target in _imported(node, package):
+                        assert not target.startswith("mbarrier_dialect.lang"), (path, node.lineno)
+
+
+def test_the_check_sees_an_upward_import():
+    """The resolver on a made-up lower module that imports kernel: the
+    layer test would fail on it."""
+    node = ast.parse("from .kernel import Kernel\nfrom . import values as V").body
+    targets = [t for n in node for t in _imported(n, "mbarrier_dialect.lang")]
+    assert "mbarrier_dialect.lang.kernel" in targets
+    assert "mbarrier_dialect.lang.values" in targets
+
+
+# --------------------------------------------------------------------------
+# The annex (issue 33): mbarrier_dialect <- examples <- bench <- test, each
+# importing only what is to its left, through package paths (pyproject's
+# pytest pythonpath, the `bench` package); no sys.path edits but the two
+# that put examples/ on the path for scripts (bench/__init__.py for the
+# benchmarks, test/gpu/kernels.py for the suite's builders run as scripts).
+# --------------------------------------------------------------------------
+
+ANNEX = ["python/mbarrier_dialect", "examples", "bench", "test"]
+PATH_SETTINGS = {"bench/__init__.py", "test/gpu/kernels.py"}
+
+
+def _py_files(folder):
+    for base, dirs, files in os.walk(os.path.join(ROOT, folder)):
+        dirs[:] = [d for d in dirs if d not in ("results", "__pycache__")]
+        for fname in files:
+            if fname.endswith(".py"):
+                yield os.path.relpath(os.path.join(base, fname), ROOT)
+
+
+def _top_names(folder):
+    """The top-level module names a layer defines (its files and packages)."""
+    if folder == "bench":
+        return {"bench"}
+    if folder == "python/mbarrier_dialect":
+        return {"mbarrier_dialect"}
+    names = set()
+    for rel in _py_files(folder):
+        parts = os.path.relpath(rel, folder)[:-3].split(os.sep)
+        # examples/ is on the path (its files and packages); a test folder's
+        # files are imported by their own names (pytest's rootdir paths).
+        names.add(parts[0] if folder == "examples" else parts[-1])
+    return names - {"conftest", "__init__"}
+
+
+def _absolute_imports(path):
+    for node in ast.walk(_tree(os.path.join(ROOT, path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            yield node.lineno, node.module.split(".")[0]
+
+
+def _upward_imports(path, layer):
+    above = set()
+    for folder in ANNEX[layer + 1:]:
+        above |= _top_names(folder)
+    below = set()
+    for folder in ANNEX[:layer + 1]:
+        below |= _top_names(folder)
+    return [(line, name) for line, name in _absolute_imports(path)
+            if name in above and name not in below]
+
+
+@pytest.mark.parametrize("layer", range(len(ANNEX) - 1), ids=ANNEX[:-1])
+def test_the_annex_imports_only_downward(layer):
+    wrong = {path: found for path in _py_files(ANNEX[layer])
+             if (found := _upward_imports(path, layer))}
+    assert not wrong, f"imports of a layer above {ANNEX[layer]}: {wrong}"
+
+
+def _path_edits(path):
+    edits = []
+    for node in ast.walk(_tree(os.path.join(ROOT, path))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("insert", "append", "extend") \
+                and ast.unparse(node.func.value) in ("sys.path", "_sys.path"):
+            edits.append(node.lineno)
+    return edits
+
+
+def test_no_sys_path_edits_but_the_two_path_settings():
+    found = {path: lines for folder in ANNEX for path in _py_files(folder)
+             if (lines := _path_edits(path))}
+    assert set(found) <= PATH_SETTINGS, (
+        f"sys.path edits outside {sorted(PATH_SETTINGS)}: import through package paths "
+        f"(pyproject's pytest pythonpath, the bench package): "
+        f"{ {p: l for p, l in found.items() if p not in PATH_SETTINGS} }")
+
+
+def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeypatch):
+    """The two checks above on made-up files: an example that imports the
+    benchmarks, and a sys.path edit."""
+    monkeypatch.setattr(__import__(__name__), "ROOT", str(tmp_path))
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "bad.py").write_text(
+        "import sys\nsys.path" + ".insert(0, 'x')\nfrom bench.gemm import raw_ring\n")
+    assert _upward_imports("examples/bad.py", 1) == [(3, "bench")]
+    assert _path_edits("examples/bad.py") == [2]
+
+
+def test_the_dialect_includes_nothing_of_passes():
+    """dialect/ is IR only: no #include of what passes/ holds."""
+    passes = set()
+    for base, _, files in os.walk(os.path.join(ROOT, "passes", "include")):
+        for fname in files:
+            passes.add(os.path.relpath(os.path.join(base, fname),
+                                       os.path.join(ROOT, "passes", "include")))
+    assert "mbarrier/Target/NVPTX/TargetInfo.h" in passes
+    wrong = []
+    for base, _, files in os.walk(os.path.join(ROOT, "dialect")):
+        for fname in files:
+            path = os.path.join(base, fname)
+            for n, line in enumerate(open(path, errors="replace"), 1):
+                if line.startswith("#include \"") and line.split('"')[1] in passes:
+                    wrong.append(f"{os.path.relpath(path, ROOT)}:{n}")
+    assert not wrong, wrong
