@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of cluster_handshake.mlir): a cross-CTA wait-for cycle. CTA 0 no
 // longer serves first: both CTAs wait on their own barrier before their thread 0
 // arrives on the peer's, so CTA 0 waits for CTA 1's arrival while CTA 1 waits for

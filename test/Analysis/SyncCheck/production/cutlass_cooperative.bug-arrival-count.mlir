@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of cutlass_cooperative.mlir): arrival count vs init count. The
 // empty barriers of stages 0-2 are initialized with count 3, but exactly two
 // threads (thread 0 of each math warpgroup) arrive on each per phase.

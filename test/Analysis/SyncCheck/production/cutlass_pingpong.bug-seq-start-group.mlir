@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (second buggy twin of cutlass_pingpong.mlir): the ordered sequence's
 // group is wrong: both math warpgroups start it as group 0 (seq.start with a
 // constant instead of warpgroup - 1). Group 0's first turn at each stage

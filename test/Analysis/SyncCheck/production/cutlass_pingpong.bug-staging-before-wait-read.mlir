@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of cutlass_pingpong.mlir): the staging buffer is rewritten before
 // wait_group.read: the next tile's epilogue writes C into the warpgroup's staging
 // buffer while the previous tile's TMA store may still read it (the hazard that

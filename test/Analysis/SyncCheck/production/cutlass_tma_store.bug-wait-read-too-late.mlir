@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of cutlass_tma_store.mlir): a staging buffer rewritten before
 // the wait_group.read that frees it: producer_acquire waits with N = 2
 // (tma_store_wait<Stages>) instead of Stages - 1 = 1, which leaves the store

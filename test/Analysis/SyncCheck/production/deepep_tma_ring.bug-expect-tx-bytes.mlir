@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of deepep_tma_ring.mlir): expect-tx bytes vs copy bytes. Lane 0
 // posts 2048 expected bytes on the stage's full barrier, but the bulk copy that
 // completes on it moves 1024 (DeepEP's tma_load_1d + mbarrier_arrive_and_expect_tx

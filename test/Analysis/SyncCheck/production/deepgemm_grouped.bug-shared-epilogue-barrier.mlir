@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of deepgemm_grouped.mlir): one named-barrier id used by two
 // roles with the same count: warpgroup 1's epilogue meets on @epilogue_wg0
 // (threads 128), the id warpgroup 0 uses. 256 threads arrive on a 128-thread

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of deepgemm_persistent.mlir): the producer's phase offset is
 // missing. The producer waits empty_barriers[s] with the lap parity itself
 // instead of (parity ^ 1), so its very first wait waits for a phase of a

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of dsmem_exchange.mlir): a cluster rank that leaves the cluster.
 // The next CTA of the ring is computed as rank + 1 without the mod 4, so CTA 3
 // maps (mapa) and arrives on CTA rank 4 of a 4-CTA cluster.

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of fa3_fwd.mlir): the K stage is released before wgmma.wait_group.
 // The op: the consumer's mbarrier.pipe.release of the K slot, moved above
 // nvvm.wgmma.wait.group.sync.aligned 0 (marked // BUG).

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of flashinfer_prefill.mlir): a group left out of the init
 // prologue: the V pipe is never initialized (its pipe.init is missing from the
 // thread-0 init block; the K pipe and barrier_Q are initialized).

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of flashmla.mlir): bar.sync in a role branch. Warpgroup 0 meets
 // with a CTA-wide barrier (nvvm.barrier0, bar.sync 0 for the whole block) before
 // writing P, inside its role branch; warpgroup 1 is meanwhile in the other

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of multicast_2cta.mlir): no cluster barrier after the init. The
 // peer CTA's multicast copies and remote releases may reach this CTA's
 // barriers before thread 0 has initialized them: the init is fenced but made

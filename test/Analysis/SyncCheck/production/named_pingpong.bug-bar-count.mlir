@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of named_pingpong.mlir): a named barrier whose thread count
 // exceeds its arrivals: the first @step_done of every step (threads 256) is
 // reached by warpgroup 0 only (it sits in warpgroup 0's role branch), so 128

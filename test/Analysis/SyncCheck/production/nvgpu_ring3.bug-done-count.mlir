@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of nvgpu_ring3.mlir): arrival count vs init count. mbarDONE is
 // initialized with count 128 (the block), but only the 96 consumer threads
 // (warps 1-3) arrive on it per phase.

@@ -1,5 +1,5 @@
 // RUN: mbarrier-opt %s -o /dev/null
-// (It parses and verifies; what the checker says of it: test/python/test_production_corpus.py.)
+// (It parses and verifies; what the checker says of it: test/python/compiler/test_production_corpus.py.)
 // BUG (buggy twin of thunderkittens_lcf.mlir): a wrong phase: the consumer waits
 // inputs_arrived[s] with parity 0 in every trip instead of the lap's parity
 // (the bitfield update forgotten).

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-CORPUS = Path(__file__).resolve().parents[1] / "Analysis" / "SyncCheck" / "production"
+CORPUS = Path(__file__).resolve().parents[2] / "Analysis" / "SyncCheck" / "production"
 OPT = Path(sys.executable).parent / "mbarrier-opt"
 PASSES = ["--mbarrier-lower-pipes", "--mbarrier-allocate-named-barriers", "--mbarrier-check-sync"]
 DIAG = re.compile(r"^[^:\n]+:(\d+):\d+: (error|warning): ", re.M)
