@@ -87,8 +87,7 @@ def build(out: Path) -> None:
 
 
 def run(out: Path) -> int:
-    sys.path.insert(0, str(HERE))
-    import run_debug_waits as rdw
+    import run_debug_waits as rdw  # test/gpu: the script's own folder, first on sys.path
     import run_manifest as rm
 
     status = rm.probe_gpu(out / "twins", print)
