@@ -60,7 +60,7 @@ import sys
 from mlir.dialects import llvm, nvvm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attention_parts import mma, schedule, softmax as sm  # noqa: E402
+from attention_parts import api, mma, schedule, softmax as sm  # noqa: E402
 from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
                                       last_turn)
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
@@ -300,6 +300,33 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                 last_turn(turns, cw)               # warpgroup 0's last phase completes
     k.config = cfg  # type: ignore[attr-defined]
     return k
+
+
+def kernel_for(fields: dict):
+    """What attention_parts/api.py's cache needs of a configuration: the
+    kernel's MLIR source, its launch facts, and a function compiling it."""
+    cfg = Config(**fields)
+    kernel = build(cfg=cfg)
+    launch = {"entry": cfg.name, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
+              "block_m": cfg.block_m, "block_n": cfg.block_n, "epilogue": cfg.epilogue,
+              "persistent": cfg.persistent, "head_dim": cfg.head_dim, "causal": cfg.causal}
+    return str(kernel.module), launch, lambda: kernel.compile().cubin
+
+
+_forward = None
+
+
+def forward(q, k, v, causal: bool = False, scale: float | None = None):
+    """(O, lse) of torch CUDA tensors q, k, v [batch, heads, seq, head_dim]
+    bf16: O bf16 [b, h, s, d], lse f32 [b, h, s] (natural log), scale
+    default 1/sqrt(head_dim); config_for's kernel, compiled once into the
+    disk cache (attention_parts/api.py says where, and what it refuses)."""
+    global _forward
+    if _forward is None:
+        from mbarrier_dialect.versions import version_report
+        _forward = api.Forward(api.Cache(compiler=api.Compiler(
+            kernel_for, lambda: version_report("attention"))))
+    return _forward(q, k, v, causal, scale)
 
 
 def _tile(cfg, bh, q_tile, n_q, seq_len):
