@@ -323,10 +323,13 @@ def forward(q, k, v, causal: bool = False, scale: float | None = None):
     disk cache (attention_parts/api.py says where, and what it refuses)."""
     global _forward
     if _forward is None:
-        from mbarrier_dialect.versions import version_report
-        _forward = api.Forward(api.Cache(compiler=api.Compiler(
-            kernel_for, lambda: version_report("attention"))))
+        _forward = api.Forward(api.Cache(compiler=_compiler()))
     return _forward(q, k, v, causal, scale)
+
+
+def _compiler() -> api.Compiler:
+    from mbarrier_dialect.versions import version_report
+    return api.Compiler(kernel_for, lambda: version_report("attention"))
 
 
 def _tile(cfg, bh, q_tile, n_q, seq_len):

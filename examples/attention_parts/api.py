@@ -286,7 +286,8 @@ class Descriptors:
         ctypes.memmove(host, tm.descriptor, SLOT)
         driver = rt._driver()
         if capturing:        # a copy node of the graph; the pinned source is never rewritten
-            rt.check(driver.cuMemcpyHtoDAsync(dev, host, SLOT, stream), "cuMemcpyHtoDAsync")
+            handle = driver.CUstream(stream) if hasattr(driver, "CUstream") else stream
+            rt.check(driver.cuMemcpyHtoDAsync(dev, host, SLOT, handle), "cuMemcpyHtoDAsync")
         else:                # from pinned memory: complete when it returns
             rt.check(driver.cuMemcpyHtoD(dev, host, SLOT), "cuMemcpyHtoD")
         self.copies += 1
