@@ -47,8 +47,17 @@ The CTA is 1 + BM/64 warpgroups:
   :func:`config_for` picks the measured-fastest configuration
   (attention_parts/schedule.py).
 
+From torch: ``forward(q, k, v, causal=False, scale=None) -> (o, lse)``
+on CUDA tensors [batch, heads, seq, head_dim] bf16 runs config_for's
+kernel, compiled once into a disk cache (``$MBARRIER_ATTENTION_CACHE``,
+else ``~/.cache/mbarrier-dialect/attention``; ``api.clear_cache()`` or
+removing the folder clears it), capturable in a CUDA graph; bad input is a
+ValueError before any CUDA call (attention_parts/api.py). There is no
+backward pass yet.
+
 docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
-through the protocol; bench/attention/ measures it against torch.
+through the protocol; bench/attention/ measures it against torch
+(api_run.py: the torch entry against FlashAttention-4, cuDNN and FA2).
 """
 from __future__ import annotations
 

@@ -29,8 +29,10 @@ compiler; on a machine without MLIR it runs what the cache holds).
   device slot per distinct (address, shape, strides, box), written once:
   outside a capture by a synchronous copy from pinned memory (done before
   any later launch is issued, on any stream), inside a capture by a copy
-  node of the graph (pinned source, never rewritten). A layout seen before
-  costs no copy; slots are never freed (128 bytes per distinct layout).
+  node of the graph (pinned source, never rewritten; such a slot is copied
+  again by the next call that uses it, in or out of a capture, since the
+  graph may never replay). A layout seen before costs no copy; slots are
+  never freed (128 bytes per distinct layout).
 """
 from __future__ import annotations
 
@@ -249,7 +251,8 @@ class Descriptors:
     allocated outside captures only."""
 
     def __init__(self):
-        self.slots: dict = {}        # key -> device address
+        self.slots: dict = {}        # key -> (device address, pinned host address)
+        self.in_graphs: set = set()  # keys whose slot only a graph's copy node writes
         self.chunks: list = []       # (device base, pinned host base, used)
         self.copies = 0              # descriptor copies issued (the tests count them)
 
@@ -273,26 +276,36 @@ class Descriptors:
         """The device address of the descriptor of the bf16 tensor at
         `ptr` (shape, strides in bytes, box: numpy order, 128-byte swizzle)."""
         key = (ptr, tuple(shape), tuple(strides), tuple(box))
-        dev = self.slots.get(key)
-        if dev is not None:
-            return dev
+        slot = self.slots.get(key)
+        if slot is not None and key not in self.in_graphs:
+            return slot[0]
+        if slot is None:
+            rt = runtime()
+            import numpy as np
+            extent = 2 + sum((n - 1) * st for n, st in zip(shape, strides))
+            buf = rt.DeviceBuffer(ptr, (-(-extent // 2),), np.dtype(np.uint16))
+            tm = rt.encode_tensor_map_tiled(buf, "bfloat16", shape, box, strides=strides,
+                                            swizzle="128B")
+            slot = self._free_slot(capturing)
+            ctypes.memmove(slot[1], tm.descriptor, SLOT)
+            self.slots[key] = slot
+        self._copy(slot, stream, capturing)
+        if capturing:
+            self.in_graphs.add(key)      # written only when a graph replays: copy again
+        else:
+            self.in_graphs.discard(key)
+        return slot[0]
+
+    def _copy(self, slot, stream, capturing: bool) -> None:
         rt = runtime()
-        import numpy as np
-        extent = 2 + sum((n - 1) * st for n, st in zip(shape, strides))
-        buf = rt.DeviceBuffer(ptr, (-(-extent // 2),), np.dtype(np.uint16))
-        tm = rt.encode_tensor_map_tiled(buf, "bfloat16", shape, box, strides=strides,
-                                        swizzle="128B")
-        dev, host = self._free_slot(capturing)
-        ctypes.memmove(host, tm.descriptor, SLOT)
         driver = rt._driver()
+        dev, host = slot
         if capturing:        # a copy node of the graph; the pinned source is never rewritten
             handle = driver.CUstream(stream) if hasattr(driver, "CUstream") else stream
             rt.check(driver.cuMemcpyHtoDAsync(dev, host, SLOT, handle), "cuMemcpyHtoDAsync")
         else:                # from pinned memory: complete when it returns
             rt.check(driver.cuMemcpyHtoD(dev, host, SLOT), "cuMemcpyHtoD")
         self.copies += 1
-        self.slots[key] = dev
-        return dev
 
 
 # ---------------------------------------------------------------------------

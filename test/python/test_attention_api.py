@@ -353,6 +353,15 @@ def test_capture_copies_asynchronously_and_allocates_nothing(fakes, tmp_path):
     assert "cuMemAlloc" not in names and "cuMemHostAlloc" not in names
     assert ("cuMemcpyHtoDAsync", fakes.driver.launches[-1][2][0], 128, 0x5717) in \
         fakes.driver.calls
+    # after the capture: q2's slot was written only by the graph (which may
+    # never replay), so the next eager call copies it again, then not
+    fakes.torch.capturing = False
+    fakes.driver.calls.clear()
+    fwd(q2, k, v)
+    assert fakes.driver.names().count("cuMemcpyHtoD") == 1
+    fakes.driver.calls.clear()
+    fwd(q2, k, v)
+    assert "cuMemcpyHtoD" not in fakes.driver.names()
 
 
 def test_a_first_call_inside_a_capture_is_refused(fakes, tmp_path):
