@@ -46,7 +46,7 @@ def errors(torch, got, ref):
             "max_abs": float((g - ref).abs().max()), "nan": int(torch.isnan(g).sum())}
 
 
-def check(torch, fwd, run, sdpa):
+def check(torch, fwd, run, sdpa, fa4=None):
     torch.backends.cuda.matmul.allow_tf32 = False
     g = torch.Generator(device="cuda")
     g.manual_seed(31)
@@ -69,14 +69,26 @@ def check(torch, fwd, run, sdpa):
                     te = errors(torch, t, ref_o)
                     worst = {m: max(worst[m], te[m]) for m in worst}
                 lse_err = float((lse - ref_lse).abs().max())
+                fa4_e = None
+                if fa4 is not None:        # FA4's own error, reported (not in the rule)
+                    try:
+                        out = fa4(*(t.transpose(1, 2).contiguous() for t in (q, k, v)),
+                                  causal=causal)
+                        out = out[0] if isinstance(out, tuple) else out
+                        fa4_e = errors(torch, out.transpose(1, 2), ref_o)
+                    except Exception as exc:  # noqa: BLE001  a shape FA4 does not take
+                        fa4_e = {"error": str(exc).splitlines()[0][:100]}
                 ok = (e["nan"] == 0 and e["rel_fro"] <= min(1e-2, 2 * worst["rel_fro"])
                       and e["max_abs"] <= 2 * worst["max_abs"] and lse_err <= 1e-3)
                 ok_all &= ok
                 rows.append({"shape": [b, h, s, d], "causal": causal, "ours": e,
-                             "torch_worst": worst, "lse_max_abs": lse_err, "ok": ok})
+                             "torch_worst": worst, "fa4": fa4_e, "lse_max_abs": lse_err,
+                             "ok": ok})
                 print(f"  check {b}x{h}x{s}x{d} causal={causal}: rel {e['rel_fro']:.2e} max "
                       f"{e['max_abs']:.2e} lse {lse_err:.1e} | torch worst rel "
-                      f"{worst['rel_fro']:.2e} max {worst['max_abs']:.2e} -> "
+                      f"{worst['rel_fro']:.2e} max {worst['max_abs']:.2e} | fa4 "
+                      f"{(fa4_e or {}).get('rel_fro', float('nan')):.2e} max "
+                      f"{(fa4_e or {}).get('max_abs', float('nan')):.2e} -> "
                       f"{'ok' if ok else 'FAIL'}", flush=True)
     # strided inputs through the descriptors' strides: the bits of the contiguous call
     for d in (64, 128):
@@ -231,7 +243,7 @@ def main() -> None:
     ok, check_rows, rows = False, [], []
     print("== correctness", flush=True)
     try:
-        ok, check_rows = check(torch, fwd, run, sdpa)
+        ok, check_rows = check(torch, fwd, run, sdpa, fa4)
     except Exception:  # noqa: BLE001  report, and go on to the other sections
         traceback.print_exc()
     print("== graphs", flush=True)
