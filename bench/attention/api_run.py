@@ -63,11 +63,16 @@ def check(torch, fwd, run, sdpa, fa4=None):
                 e = errors(torch, o, ref_o)
                 worst = {"rel_fro": 0.0, "max_abs": 0.0}
                 for name, be in sdpa.items():
-                    with torch.nn.attention.sdpa_kernel(be):
-                        t = torch.nn.functional.scaled_dot_product_attention(q, k, v,
-                                                                             is_causal=causal)
+                    try:
+                        with torch.nn.attention.sdpa_kernel(be):
+                            t = torch.nn.functional.scaled_dot_product_attention(
+                                q, k, v, is_causal=causal)
+                    except RuntimeError:    # a backend that does not take the shape (seq 1)
+                        continue
                     te = errors(torch, t, ref_o)
                     worst = {m: max(worst[m], te[m]) for m in worst}
+                if worst["rel_fro"] == 0.0:  # no torch backend: bf16 rounding's bound
+                    worst = {"rel_fro": 5e-3, "max_abs": 1e-2}
                 lse_err = float((lse - ref_lse).abs().max())
                 fa4_e = None
                 if fa4 is not None:        # FA4's own error, reported (not in the rule)
@@ -254,7 +259,7 @@ def main() -> None:
         traceback.print_exc()
     print("== speed (TFLOP/s)", flush=True)
     try:
-        rows = bench(torch, fwd, sdpa, fa4, [int(x) for x in args.seqs.split(",")])
+        rows = bench(torch, fwd, sdpa, fa4, [int(x) for x in args.seqs.split(",") if x])
     except Exception:  # noqa: BLE001
         traceback.print_exc()
     print(f"{'d':>4} {'causal':>6} {'seq':>6} | " + " ".join(
