@@ -403,3 +403,26 @@ def test_a_repeated_launch_is_prepared_once(fakes, tmp_path):
     assert fakes.driver.launches[0] == fakes.driver.launches[1]
     fwd(q, k, v, scale=0.5)                               # another scale: prepared anew
     assert fakes.driver.launches[2][2][8] != fakes.driver.launches[1][2][8]
+
+
+def test_the_real_kernel_compiles_once_into_the_cache(tmp_path):
+    """attention's own compiler through the cache: a cubin (ELF) and
+    index.json's launch facts; a second Cache on the folder (a new process)
+    finds it without compiling, and so does one without a compiler."""
+    pytest.importorskip("mlir")
+    import warnings
+
+    import attention
+    fields = schedule.choose(64, 20000, True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")        # a checker warning fails the test
+        first = api.Cache(tmp_path, attention._compiler())
+        cubin, launch = first.entry(fields)
+    assert first.compiled == 1 and cubin.startswith(b"\x7fELF")
+    assert launch["entry"] == attention.Config(**fields).name
+    assert launch["smem_bytes"] == attention.Config(**fields).smem_bytes
+    again = api.Cache(tmp_path, attention._compiler())
+    assert again.entry(fields)[0] == cubin and again.compiled == 0
+    assert api.Cache(tmp_path, None).entry(fields) == (cubin, launch)
+    row, = json.loads((tmp_path / "index.json").read_text()).values()
+    assert row["cubin"].startswith(launch["entry"] + "-") and len(row["key"]) == 64
