@@ -47,8 +47,17 @@ The CTA is 1 + BM/64 warpgroups:
   :func:`config_for` picks the measured-fastest configuration
   (attention_parts/schedule.py).
 
+From torch: ``forward(q, k, v, causal=False, scale=None) -> (o, lse)``
+on CUDA tensors [batch, heads, seq, head_dim] bf16 runs config_for's
+kernel, compiled once into a disk cache (``$MBARRIER_ATTENTION_CACHE``,
+else ``~/.cache/mbarrier-dialect/attention``; ``api.clear_cache()`` or
+removing the folder clears it), capturable in a CUDA graph; bad input is a
+ValueError before any CUDA call (attention_parts/api.py). There is no
+backward pass yet.
+
 docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
-through the protocol; bench/attention/ measures it against torch.
+through the protocol; bench/attention/ measures it against torch
+(api_run.py: the torch entry against FlashAttention-4, cuDNN and FA2).
 """
 from __future__ import annotations
 
@@ -58,7 +67,7 @@ import os
 
 from mlir.dialects import llvm
 
-from attention_parts import mma, schedule, softmax as sm  # noqa: E402
+from attention_parts import api, mma, schedule, softmax as sm  # noqa: E402
 from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
                                       last_turn)
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
@@ -294,6 +303,36 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: Config | None =
                 last_turn(turns, cw)               # warpgroup 0's last phase completes
     k.config = cfg  # type: ignore[attr-defined]
     return k
+
+
+def kernel_for(fields: dict):
+    """What attention_parts/api.py's cache needs of a configuration: the
+    kernel's MLIR source, its launch facts, and a function compiling it."""
+    cfg = Config(**fields)
+    kernel = build(cfg=cfg)
+    launch = {"entry": cfg.name, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
+              "block_m": cfg.block_m, "block_n": cfg.block_n, "epilogue": cfg.epilogue,
+              "persistent": cfg.persistent, "head_dim": cfg.head_dim, "causal": cfg.causal}
+    return str(kernel.module), launch, lambda: kernel.compile().cubin
+
+
+_forward = None
+
+
+def forward(q, k, v, causal: bool = False, scale: float | None = None):
+    """(O, lse) of torch CUDA tensors q, k, v [batch, heads, seq, head_dim]
+    bf16: O bf16 [b, h, s, d], lse f32 [b, h, s] (natural log), scale
+    default 1/sqrt(head_dim); config_for's kernel, compiled once into the
+    disk cache (attention_parts/api.py says where, and what it refuses)."""
+    global _forward
+    if _forward is None:
+        _forward = api.Forward(api.Cache(compiler=_compiler()))
+    return _forward(q, k, v, causal, scale)
+
+
+def _compiler() -> api.Compiler:
+    from mbarrier_dialect.versions import version_report
+    return api.Compiler(kernel_for, lambda: version_report("attention"))
 
 
 def _tile(cfg, bh, q_tile, n_q, seq_len):
