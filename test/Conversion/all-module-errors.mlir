@@ -11,8 +11,8 @@
 // RUN: diff %t.1 %t.2
 // RUN: diff %t.1 %t.3
 
-// CHECK: all-module-errors.mlir:[[# @LINE + 4]]:3: error: 'gpu.func' op 'known_block_size' has 4096 threads in x
-// CHECK-NEXT: all-module-errors.mlir:[[# @LINE + 10]]:5: error: 'mbarrier.wait' op needs sm_90 or newer for mbarrier.try_wait, but the target chip is sm_80
+// CHECK: all-module-errors.mlir:[[# @LINE + 5]]:3: error: 'gpu.func' op 'known_block_size' has 4096 threads in x
+// CHECK-NEXT: all-module-errors.mlir:[[# @LINE + 12]]:5: error: 'mbarrier.wait' op needs sm_90 or newer for mbarrier.try_wait, but the target chip is sm_80
 module attributes {gpu.container_module} {
 gpu.module @block_too_big {
   // expected-error @+1 {{'known_block_size' has 4096 threads in x: a launch has at most 1024 threads per block}}
@@ -29,7 +29,7 @@ gpu.module @wait_on_sm_80 [#nvvm.target<chip = "sm_80">] {
   }
 }
 // CHECK-NEXT: all-module-errors.mlir:[[# @LINE + 4]]:3: error: 'gpu.func' op 'known_block_size' has 2048 threads in x
-// CHECK-NEXT: all-module-errors.mlir:[[# @LINE + 14]]:5: error: 'mbarrier.arrive' op needs sm_90 or newer for the shared::cluster arrive form, but the target chip is sm_80
+// CHECK-NEXT: all-module-errors.mlir:[[# @LINE + 16]]:5: error: 'mbarrier.arrive' op needs sm_90 or newer for the shared::cluster arrive form, but the target chip is sm_80
 gpu.module @block_too_big_too {
   // expected-error @+1 {{'known_block_size' has 2048 threads in x}}
   gpu.func @k2() kernel attributes {known_block_size = array<i32: 2048, 1, 1>} {

@@ -6,7 +6,7 @@
 // RUN: not mbarrier-compile %s --no-check-sync --emit ptx 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: mbarrier-opt %s --gpu-kernel-outlining | mbarrier-compile - --no-check-sync --emit ptx | FileCheck %s --check-prefix=OUTLINED
 
-// CHECK: launch-not-outlined.mlir:[[# @LINE + 8]]:5: error: 'gpu.launch' op is not outlined: mbarrier-to-ptx compiles gpu.module kernels; run gpu-kernel-outlining first (mbarrier-opt --gpu-kernel-outlining), which moves the body into one
+// CHECK: launch-not-outlined.mlir:[[# @LINE + 9]]:5: error: 'gpu.launch' op is not outlined: mbarrier-to-ptx compiles gpu.module kernels; run gpu-kernel-outlining first (mbarrier-opt --gpu-kernel-outlining), which moves the body into one
 // OUTLINED-LABEL: .entry host_kernel(
 // OUTLINED: mbarrier.init.shared.b64
 

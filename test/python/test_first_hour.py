@@ -71,7 +71,7 @@ def test_the_calls_that_need_no_kernel_still_work_outside_one():
     with Kernel("params", block=32, params=[("n", "i32")]) as k:
         pass
     assert k.param("n") is not None
-    assert "entry params" in k.compile(emit="ptx").ptx.replace(".entry ", "entry ")
+    assert ".entry params(" in k.compile(emit="ptx").ptx
 
 
 # -- type-parameter errors point at the user's line ---------------------------

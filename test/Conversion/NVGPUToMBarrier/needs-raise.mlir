@@ -7,7 +7,7 @@
 // With it, the same input compiles.
 // RUN: mbarrier-compile %s --raise-nvgpu --emit ptx | FileCheck %s --check-prefix=RAISED
 
-// CHECK: needs-raise.mlir:[[# @LINE + 11]]:10: error: 'nvgpu.mbarrier.create' op is an nvgpu op, which this pipeline lowers only after raising nvgpu into the mbarrier dialect: pass raise-nvgpu=true (mbarrier-compile --raise-nvgpu, compile(raise_nvgpu=True))
+// CHECK: needs-raise.mlir:[[# @LINE + 13]]:12: error: 'nvgpu.mbarrier.create' op is an nvgpu op, which this pipeline lowers only after raising nvgpu into the mbarrier dialect: pass raise-nvgpu=true (mbarrier-compile --raise-nvgpu, compile(raise_nvgpu=True))
 // RAISED-LABEL: .entry local_wait(
 // RAISED: mbarrier.try_wait.parity.shared.b64
 

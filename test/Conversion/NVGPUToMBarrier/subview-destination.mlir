@@ -22,7 +22,12 @@
 
 // LLVM-LABEL: llvm.func @tma_subview(
 // LLVM: llvm.mlir.addressof @tile
-// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM: [[OFFSET:%[0-9]+]] = llvm.mlir.constant(1024 : index) : i64
+// LLVM: [[BASE:%[0-9]+]] = llvm.ptrtoint
+// LLVM-NEXT: [[SUM:%[0-9]+]] = llvm.add [[BASE]], [[OFFSET]] : i64
+// LLVM-NEXT: [[PTR:%[0-9]+]] = llvm.inttoptr [[SUM]] : i64 to !llvm.ptr<3>
+// LLVM-NEXT: [[DST:%[0-9]+]] = llvm.addrspacecast [[PTR]] : !llvm.ptr<3> to !llvm.ptr<7>
+// LLVM-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global [[DST]], %arg0,
 
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 !tile = memref<32x8xf32, 3>
