@@ -383,8 +383,9 @@ def compile(
     ``check_sync`` (default True) runs the synchronization checker
     (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
     CompileError, its warnings are kept in ``.warnings`` and issued as
-    ``SyncCheckWarning`` (with an error, in the CompileError's
-    ``.warnings``). ``strict`` (default False) makes its warnings errors.
+    ``SyncCheckWarning``, attributed to the file and line each names (for
+    lang, the user's line that built the op; with an error, in the
+    CompileError's ``.warnings``). ``strict`` (default False) makes its warnings errors.
 
     Errors and warnings read as compilers print them:
     ``file:line:col: error: message``, notes located on lines of their own,

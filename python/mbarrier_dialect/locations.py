@@ -160,7 +160,7 @@ _SEVERITIES = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNI
 _OP_DUMP_NOTE = "see current operation"
 
 
-def diagnostic_text(diag) -> str:
+def diagnostic_text(diag: "ir.Diagnostic | ir.DiagnosticInfo") -> str:
     """`diag` (an ``ir.Diagnostic`` or ``ir.DiagnosticInfo``) as compilers
     print it: ``file:line:col: severity: message``, then each note (but the
     op dump) the same way, located, on a line of its own."""

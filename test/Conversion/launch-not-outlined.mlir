@@ -14,7 +14,7 @@ module {
   func.func @host() {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
-    // expected-error @+1 {{'gpu.launch' op is not outlined: mbarrier-to-ptx compiles gpu.module kernels; run gpu-kernel-outlining first}}
+    // expected-error @+1 {{'gpu.launch' op is not outlined: mbarrier-to-ptx compiles gpu.module kernels; run gpu-kernel-outlining first (mbarrier-opt --gpu-kernel-outlining), which moves the body into one}}
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
       %g = mbarrier.alloc : !mbarrier.group<1>

@@ -258,3 +258,15 @@ def test_the_same_source_built_from_two_folders_is_byte_identical(tmp_path):
         assert str(tmp_path).encode() not in data, name
     for name in first:
         assert first[name] == second[name], name
+
+
+def test_compile_raise_nvgpu_takes_a_subview_destination():
+    src = os.path.join(ROOT, "test", "Conversion", "NVGPUToMBarrier", "subview-destination.mlir")
+    compiled = compile(src, raise_nvgpu=True)
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in compiled.ptx
+    assert compiled.cubin[:4] == b"\x7fELF"
+    with pytest.raises(CompileError) as err:
+        compile(src)
+    assert len(err.value.diagnostics) == 1
+    assert "pass raise-nvgpu=true" in err.value.diagnostics[0]
+    assert "failed to legalize" not in str(err.value)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from typing import Callable, Sequence, TypeVar, Union
+from typing import Any, Callable, Sequence, TypeVar, Union
 
 from mlir import ir
 from mlir.dialects import gpu
@@ -115,7 +115,7 @@ def _has_insertion_point() -> bool:
     return True
 
 
-def needs_kernel(fn, name: str):
+def needs_kernel(fn: "Callable[..., Any]", name: str) -> "Callable[..., Any]":
     """`fn` (a call of lang named `name`, e.g. ``"lang.const"``) that first
     checks that there is somewhere to build: inside a ``with Kernel(...)``
     block, or under an insertion point of the caller's own. Elsewhere it

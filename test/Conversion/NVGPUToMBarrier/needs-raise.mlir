@@ -19,7 +19,7 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : index
       %false = arith.constant false
       %ticks = arith.constant 1000 : index
-      // expected-error @+1 {{is an nvgpu op, which this pipeline lowers only after raising nvgpu into the mbarrier dialect: pass raise-nvgpu=true}}
+      // expected-error @+1 {{is an nvgpu op, which this pipeline lowers only after raising nvgpu into the mbarrier dialect: pass raise-nvgpu=true (mbarrier-compile --raise-nvgpu, compile(raise_nvgpu=True))}}
       %g = nvgpu.mbarrier.create -> !barriers
       %tid = gpu.thread_id x
       %leader = arith.cmpi eq, %tid, %c0 : index

@@ -30,6 +30,43 @@ void mbarrier::populateMBarrierToNVVMConversionPatterns(
 }
 
 namespace {
+/// The sm an nvgpu op that stays nvgpu needs from upstream's lowering of it
+/// (convert-nvgpu-to-nvvm): mbarrier objects sm_80; the parity wait,
+/// expect_tx, TMA and warpgroup ops sm_90; 0 for ops not listed.
+unsigned keptNVGPUOpSM(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "nvgpu.mbarrier.try_wait.parity" ||
+      name == "nvgpu.mbarrier.arrive.expect_tx" ||
+      name.starts_with("nvgpu.tma.") || name.starts_with("nvgpu.warpgroup."))
+    return 90;
+  return name.starts_with("nvgpu.mbarrier.") ? 80 : 0;
+}
+
+/// What stays nvgpu (a group kept with a remark) is lowered the upstream
+/// way, whose intrinsics the NVPTX backend cannot select below their sm (an
+/// LLVM abort): the first such op of each gpu.module is a located error.
+LogicalResult checkKeptNVGPUOps(Operation *root) {
+  bool failed = false;
+  root->walk([&](gpu::GPUModuleOp module) {
+    SmallVector<NVPTXTarget> targets = getNVPTXTargets(module);
+    if (targets.empty())
+      return;
+    unsigned sm = targets.front().sm;
+    module.walk([&](Operation *op) {
+      if (!isa<nvgpu::NVGPUDialect>(op->getDialect()) ||
+          keptNVGPUOpSM(op) <= sm)
+        return WalkResult::advance();
+      op->emitOpError() << "stays nvgpu, and upstream's lowering of it "
+                           "(convert-nvgpu-to-nvvm) needs sm_"
+                        << keptNVGPUOpSM(op) << " or newer, but the target chip is "
+                        << targets.front().chip;
+      failed = true;
+      return WalkResult::interrupt();
+    });
+  });
+  return failure(failed);
+}
+
 /// Input this pipeline cannot compile, caught before the conversion, whose
 /// own error ("failed to legalize operation 'gpu.func'") would not say what
 /// to do: a `gpu.launch` (only `gpu.module` kernels are compiled) and, with
@@ -46,7 +83,7 @@ LogicalResult checkCompilableInput(Operation *root, bool rejectNVGPU) {
     return WalkResult::skip();
   });
   if (!rejectNVGPU)
-    return failure(failed);
+    return failure(failed || ::mlir::failed(checkKeptNVGPUOps(root)));
   auto firstNVGPUOp = [](Operation *scope) -> Operation * {
     Operation *found = nullptr;
     scope->walk([&](Operation *op) {
