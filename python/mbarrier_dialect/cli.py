@@ -92,6 +92,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--raise-nvgpu", dest="raise_nvgpu", action="store_true",
                         help="raise upstream nvgpu barrier and TMA-load ops into the mbarrier "
                         "dialect first (mbarrier-raise-nvgpu; default: off)")
+    parser.add_argument("--named-barrier-reserved", dest="named_barrier_reserved", default=None,
+                        metavar="IDS",
+                        help="hardware barrier ids not given to named barriers without an id, "
+                        "e.g. 0,1-7 to keep out of CUTLASS's (default: 0)")
     parser.add_argument("--check-sync-strict", dest="strict", action="store_true",
                         help="the synchronization checker's warnings are errors (default: off)")
     parser.add_argument("--version", action=_VersionAction,
@@ -136,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
                              opt_level=args.opt_level,
                              emit="ptx" if args.emit == "cubin" else args.emit,
                              check_sync=args.check_sync, strict=args.strict,
-                             debug_waits=args.debug_waits, raise_nvgpu=args.raise_nvgpu)
+                             debug_waits=args.debug_waits, raise_nvgpu=args.raise_nvgpu,
+                             named_barrier_reserved=args.named_barrier_reserved)
     except CompileError as e:
         for message in e.warnings:      # the warnings first, then the error
             print(message, file=sys.stderr)

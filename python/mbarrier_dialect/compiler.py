@@ -20,9 +20,9 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from . import register_dialect
-from .targets import nvvm_target_chip
-from .locations import location_text
+from .locations import diagnostic_text as _diagnostic_text
 from .ptxas import PtxasError, assemble
+from .targets import chips as _known_chips, nvvm_target_chip
 
 EMITS = ("nvvm", "llvm", "ptx", "cubin")
 
@@ -159,7 +159,8 @@ class CompiledKernel:
 
 def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
                       check_sync: bool = True, strict: bool = False,
-                      debug_waits: int = 0, raise_nvgpu: bool = False) -> str:
+                      debug_waits: int = 0, raise_nvgpu: bool = False,
+                      named_barrier_reserved: str | None = None) -> str:
     """The options of mbarrier-to-ptx that the caller chose; the defaults
     (chip sm_90, the lowest PTX version the chip and the ops need, the
     synchronization checker on, not strict, unbounded waits) live in the
@@ -179,12 +180,13 @@ def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
         options.append(f"debug-waits={debug_waits}")
     if raise_nvgpu:
         options.append("raise-nvgpu=true")
-    for name, value in (("chip", chip), ("features", features)):
+    for name, value, example in (("chip", chip, "'sm_90'"), ("features", features, "'+ptx86'"),
+                                 ("named-barrier-reserved", named_barrier_reserved, "'0,1-7'")):
         if value is None:
             continue
         if not isinstance(value, str) or any(c in value for c in " {}\"'"):
-            raise CompileError(f"{name} must be a plain string such as 'sm_90' or '+ptx86', "
-                               f"got {value!r}")
+            raise CompileError(f"{name.replace('-', '_')} must be a plain string such as "
+                               f"{example}, got {value!r}")
         options.append(f"{name}={value}")
     return " ".join(options)
 
@@ -198,27 +200,6 @@ def _first_target_chip(module: ir.Module) -> str | None:
                 if chip is not None:
                     return chip
     return None
-
-
-_SEVERITIES = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNING: "warning",
-               ir.DiagnosticSeverity.NOTE: "note", ir.DiagnosticSeverity.REMARK: "remark"}
-
-# The note MLIR attaches to every error an op emits (while the context's
-# printOpOnDiagnostic is on, the default; the `--mlir-print-op-on-diagnostic`
-# of mlir-opt): the op, and for a pass on a module the whole module, printed
-# in generic form. Python cannot turn the flag off, so the note is dropped.
-_OP_DUMP_NOTE = "see current operation:"
-
-
-def _diagnostic_text(diag) -> str:
-    """`diag` (an ``ir.Diagnostic`` or ``ir.DiagnosticInfo``) as compilers
-    print it: ``file:line:col: severity: message``, then each note (but the
-    op dump) the same way on a line of its own."""
-    where = location_text(diag.location)
-    lines = [f"{where + ': ' if where else ''}{_SEVERITIES[diag.severity]}: {diag.message}"]
-    lines += [_diagnostic_text(note) for note in diag.notes
-              if not note.message.startswith(_OP_DUMP_NOTE)]
-    return "\n".join(lines)
 
 
 def _unique(texts) -> list[str]:
@@ -275,18 +256,43 @@ def _parse(source: "str | os.PathLike[str]"):
 
 
 def _source_path(source: "str | os.PathLike[str]") -> str | None:
-    """The file to read for `source`: an ``os.PathLike``, or a str that
-    names an .mlir file (one line ending in ``.mlir``); None for IR text."""
+    """The file to read for `source`: an ``os.PathLike``, or a str that can
+    only be a path (one word: no whitespace, brace or parenthesis, which IR
+    text always has, e.g. ``"kernel.ir"``); None for IR text."""
     if not isinstance(source, str):
         path = os.fspath(source)
-    elif "\n" not in source and source.endswith(".mlir"):
+    elif source and not any(c.isspace() or c in "{}()" for c in source):
         path = source
     else:
         return None
     if not os.path.isfile(path):
         raise CompileError(f"{path}: no such file (compile() takes an ir.Module, IR text, or "
-                           "the path of an existing .mlir file)")
+                           "the path of an existing file of IR text)")
     return path
+
+
+def _check_chip(chip: str | None) -> None:
+    """An unknown `chip` is a CompileError without a location (it is an
+    argument, not a line of the input), with the chips the backend knows;
+    the pipeline refuses it too (mbarrier-attach-target)."""
+    known = _known_chips()
+    if chip is not None and known and chip not in known:
+        raise CompileError(f"unknown chip {chip!r}: expected one the NVPTX backend knows "
+                           f"({' '.join(known)})")
+
+
+_WARNING_AT = re.compile(r"^(?P<file>.+?):(?P<line>\d+):\d+: warning: ")
+
+
+def _issue_warning(message: str) -> None:
+    """`message` (``file:line:col: warning: ...``) as a SyncCheckWarning
+    attributed to that file and line: the user's own (the Python line that
+    built the op, for lang), not the frontend's."""
+    found = _WARNING_AT.match(message)
+    if found is None:
+        _warnings.warn(message, SyncCheckWarning, stacklevel=3)
+        return
+    _warnings.warn_explicit(message, SyncCheckWarning, found["file"], int(found["line"]))
 
 
 def _target_chip(target) -> str:
@@ -350,6 +356,7 @@ def compile(
     strict: bool = False,
     debug_waits: int = 0,
     raise_nvgpu: bool = False,
+    named_barrier_reserved: str | None = None,
 ) -> CompiledKernel:
     """Compile a module holding ``gpu.module`` kernels that use mbarrier ops.
 
@@ -357,9 +364,10 @@ def compile(
 
     - an ``ir.Module``: left untouched, a clone of it is lowered (in its
       context, with its locations);
-    - the path of an existing .mlir file: an ``os.PathLike``, or a ``str``
-      of one line that ends in ``.mlir`` (``"examples/remote_pingpong.mlir"``;
-      such a str that names no file is a CompileError, not IR);
+    - the path of an existing file of IR text: an ``os.PathLike``, or a
+      ``str`` of one word, without whitespace, braces or parentheses
+      (``"examples/remote_pingpong.mlir"``, ``"kernel.ir"``; such a str
+      that names no file is a CompileError, not IR);
     - any other ``str``: IR text (diagnostics locate it as ``-:line:col``).
 
     Stops after ``emit`` (one of nvvm, llvm, ptx, cubin) and returns every
@@ -375,8 +383,9 @@ def compile(
     ``check_sync`` (default True) runs the synchronization checker
     (``mbarrier-check-sync``, docs/checker.md) first: its errors raise
     CompileError, its warnings are kept in ``.warnings`` and issued as
-    ``SyncCheckWarning`` (with an error, in the CompileError's
-    ``.warnings``). ``strict`` (default False) makes its warnings errors.
+    ``SyncCheckWarning``, attributed to the file and line each names (for
+    lang, the user's line that built the op; with an error, in the
+    CompileError's ``.warnings``). ``strict`` (default False) makes its warnings errors.
 
     Errors and warnings read as compilers print them:
     ``file:line:col: error: message``, notes located on lines of their own,
@@ -392,6 +401,11 @@ def compile(
     ``raise_nvgpu`` (default False) raises upstream nvgpu barrier and
     TMA-load ops into the mbarrier dialect first (``mbarrier-raise-nvgpu``)
     and lowers what stays nvgpu the upstream way (docs/interop.md).
+
+    ``named_barrier_reserved`` (default ``"0"``, the pipeline's
+    ``named-barrier-reserved``) lists the hardware barrier ids that named
+    barriers without an id are not given, e.g. ``"0,1-7"`` to keep out of
+    CUTLASS's reserved ids (docs/lang.md, named barriers).
     """
     if emit not in EMITS:
         raise ValueError(f"emit must be one of {EMITS}, got {emit!r}")
@@ -403,8 +417,9 @@ def compile(
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
     if not isinstance(raise_nvgpu, bool):
         raise TypeError(f"raise_nvgpu must be a bool, got {type(raise_nvgpu).__name__}")
+    _check_chip(chip)
     options = _pipeline_options(chip, features, opt_level, check_sync, strict, debug_waits,
-                                raise_nvgpu)
+                                raise_nvgpu, named_barrier_reserved)
     result = CompiledKernel(chip=chip)
     t0 = time.perf_counter()
     if isinstance(module, (str, os.PathLike)):
@@ -428,7 +443,7 @@ def compile(
             _run(work, pipeline, result.warnings if key == "lower" else None)
             if key == "lower":
                 for message in result.warnings:
-                    _warnings.warn(message, SyncCheckWarning, stacklevel=2)
+                    _issue_warning(message)
             setattr(result, field_name, keep(work))
             if result.chip is None:
                 result.chip = _first_target_chip(work)

@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
+import sys
 from typing import Iterator
 
 import mlir
 from mlir import ir
 from mlir._mlir_libs._mlir import globals as _mlir_globals
 
-__all__ = ["python_locations", "one_based", "fix_columns", "location_text", "user_location"]
+__all__ = ["python_locations", "one_based", "fix_columns", "location_text", "user_location",
+           "diagnostic_text", "caller_location_text"]
 
 _PACKAGE_ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -43,6 +46,28 @@ def _frontend_files() -> Iterator[str]:
             for name in files:
                 if name.endswith(".py"):
                     yield os.path.join(base, name)
+
+
+@functools.cache
+def _frontend_file_set() -> frozenset[str]:
+    return frozenset(os.path.abspath(path) for path in _frontend_files())
+
+
+def caller_location_text() -> str | None:
+    """``file:line:col`` (1-based column) of the innermost Python frame
+    outside this package, ``mlir`` and ``contextlib``: the user's line that
+    called into the frontend, for an error raised before any op is built."""
+    frontend = _frontend_file_set()
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename) in frontend:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    col = 1
+    positions = getattr(inspect.getframeinfo(frame), "positions", None)  # Python >= 3.11
+    if positions is not None and positions.col_offset is not None:
+        col = positions.col_offset + 1
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}:{col}"
 
 
 @functools.cache
@@ -123,3 +148,24 @@ def location_text(loc: ir.Location) -> str | None:
     except (AttributeError, ValueError):
         pass
     return None
+
+
+_SEVERITIES = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNING: "warning",
+               ir.DiagnosticSeverity.NOTE: "note", ir.DiagnosticSeverity.REMARK: "remark"}
+
+# The note MLIR attaches to every error an op emits (while the context's
+# printOpOnDiagnostic is on, the default; the `--mlir-print-op-on-diagnostic`
+# of mlir-opt): the op, and for a pass on a module the whole module, printed
+# in generic form. Python cannot turn the flag off, so the note is dropped.
+_OP_DUMP_NOTE = "see current operation"
+
+
+def diagnostic_text(diag: "ir.Diagnostic | ir.DiagnosticInfo") -> str:
+    """`diag` (an ``ir.Diagnostic`` or ``ir.DiagnosticInfo``) as compilers
+    print it: ``file:line:col: severity: message``, then each note (but the
+    op dump) the same way, located, on a line of its own."""
+    where = location_text(diag.location)
+    lines = [f"{where + ': ' if where else ''}{_SEVERITIES[diag.severity]}: {diag.message}"]
+    lines += [diagnostic_text(note) for note in diag.notes
+              if not note.message.startswith(_OP_DUMP_NOTE)]
+    return "\n".join(lines)

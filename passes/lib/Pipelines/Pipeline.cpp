@@ -12,6 +12,7 @@
 #include "mbarrier/Target/NVPTX/Passes.h"
 #include "mbarrier/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -19,6 +20,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -55,9 +57,15 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
   // Then the merge, before the lowering that reads the merged arrivals.
   if (options.optLevel >= 1 && options.mergeReleaseFences)
     pm.addPass(createMBarrierMergeReleaseFences());
+  // On the whole module, not nested on each gpu.module: the modules are
+  // then checked and lowered in source order, one after the other, so that
+  // the errors of every module are reported, the same on every run (nested,
+  // they are converted in parallel and MLIR starts no module after the
+  // first failure).
   ConvertMBarrierToNVVMOptions convert;
   convert.debugWaits = options.debugWaits;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMBarrierToNVVM(convert));
+  convert.rejectNVGPU = !options.raiseNVGPU;
+  pm.addPass(createConvertMBarrierToNVVM(convert));
   // What stays nvgpu (a group kept with a remark, prefetches, wgmma) lowers
   // the upstream way, before stage 2's gpu-to-nvvm.
   if (options.raiseNVGPU)
@@ -67,6 +75,11 @@ void mbarrier::buildMBarrierToNVVMStage(OpPassManager &pm,
 void mbarrier::buildGPUToLLVMStage(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &gpuPM = pm.nest<gpu::GPUModuleOp>();
+  // Strided memrefs (a memref.subview as a TMA destination, upstream's
+  // usual shape) become a base plus offset arithmetic that gpu-to-nvvm
+  // lowers, as in upstream's gpu-lower-to-nvvm-pipeline.
+  gpuPM.addPass(memref::createExpandStridedMetadataPass());
+  gpuPM.addPass(createLowerAffinePass());
   gpuPM.addPass(createConvertGpuOpsToNVVMOps());
   gpuPM.addPass(createConvertNVVMToLLVMPass());
   gpuPM.addPass(createCanonicalizerPass());

@@ -43,9 +43,11 @@ The package is in layers, each module importing only those below it
     prologue    the prologue and epilogue of a barrier kernel
     kernel      Kernel: the builder with every call above as a method
 """
+import inspect
+
 from .barriers import (MBarrier, TCGen05Bar, TMABar, cp_async_bulk, cp_async_bulk_tensor,
-                       prefetch_tensormap, scope_of, sem_of)
-from .builder import current_kernel, verified
+                       fence_barrier_init, prefetch_tensormap, scope_of, sem_of)
+from .builder import current_kernel, needs_kernel, verified
 from .bulk_store import (StorePipeline, bulk_commit_group, bulk_wait_group_read,
                          cp_async_bulk_tensor_store, fence_proxy_async)
 from .control import IfElse, Loop, Range, for_range, if_else, if_then, range, unrolled_range
@@ -63,8 +65,41 @@ from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
 __all__ = ["Kernel", "NamedBarrier", "MBarrier", "TMABar", "TCGen05Bar", "initialized_barrier", "SmemPool",
            "SmemBuffer", "RemoteBuffer", "Value", "const", "dtype", "select", "wrap",
            "as_i1", "as_i32", "as_index", "current_kernel", "verified", "for_range", "Loop",
+           "fence_barrier_init",
            "Range", "if_else", "IfElse", "if_then", "unrolled_range", "sem_of", "scope_of",
            "cp_async_bulk", "cp_async_bulk_tensor", "prefetch_tensormap", "Pipeline", "Producer",
            "Consumer", "ProducerSlot", "ConsumerSlot", "OrderedSequence", "SequenceState", "Turn",
            "cp_async_bulk_tensor_store", "fence_proxy_async", "bulk_commit_group",
            "bulk_wait_group_read", "StorePipeline", "byte_offset", "WarpgroupRoles", "WARPGROUP"]
+
+
+# Every call that builds IR first checks that a kernel is being built (or an
+# insertion point of the caller's is set): outside, a located RuntimeError
+# that says so, not MLIR's "requires a Context". The calls that need no
+# kernel: the Kernel's constructor, its compile() and param(), the
+# frontend's own queries, and Value (whose values exist only inside one).
+_BUILD_ANYWHERE = {"Kernel.__init__", "Kernel.compile", "Kernel.param", "current_kernel",
+                   "verified", "sem_of", "scope_of", "dtype", "wrap"}
+
+
+def _guard_calls() -> None:
+    for name in [*__all__, "range"]:
+        obj = globals()[name]
+        if obj is Value or name in _BUILD_ANYWHERE:
+            continue
+        if inspect.isfunction(obj):
+            globals()[name] = needs_kernel(obj, f"lang.{name}")
+            continue
+        if not inspect.isclass(obj):
+            continue
+        for attr, fn in list(vars(obj).items()):
+            qualified = f"{name}.{attr}"
+            if (not inspect.isfunction(fn) or qualified in _BUILD_ANYWHERE
+                    or (attr.startswith("_") and attr != "__init__")
+                    or getattr(fn, "__lang_needs_kernel__", False)):
+                continue
+            setattr(obj, attr, needs_kernel(fn, name if attr == "__init__" else qualified))
+
+
+_guard_calls()
+del _guard_calls, inspect

@@ -20,7 +20,7 @@ from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
 from ..locations import user_location
 from . import values as V
-from .builder import current_kernel, verified
+from .builder import check_same_kernel, current_kernel, make_type, verified
 from .control import if_then
 from .smem import SmemBuffer, SmemPool, element_ptr
 from .threads import is_thread
@@ -84,13 +84,14 @@ class MBarrier:
         if isinstance(phase_offset, bool) or not isinstance(phase_offset, int):
             raise TypeError(f"phase_offset is an int, got {type(phase_offset).__name__}")
         # The type's own rules (at least one barrier, fits shared memory).
-        self._type = mbarrier.GroupType.get(depth)
+        self._type = make_type(lambda: mbarrier.GroupType.get(depth))
         self.depth = depth
         self.phase_offset = phase_offset
         self.leader = leader
         self._remote_view: ir.Value | None = None  # set on remote views only
         self._group: ir.Value | None = None
         self._slot = pool.alloc((depth,), "i64", align=8)
+        self._kernel = pool.kernel
         # The group is built at commit, located here (debug waits name it so).
         self._where = user_location()
         pool.on_commit(self._make_group)
@@ -107,6 +108,7 @@ class MBarrier:
     @property
     def value(self) -> ir.Value:
         """The ``!mbarrier.group`` (or ``!mbarrier.remote``) SSA value."""
+        check_same_kernel(self._kernel, f"this {type(self).__name__}")
         if self._remote_view is not None:
             return self._remote_view
         if self._group is None:

@@ -12,20 +12,22 @@ on top of it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
-from typing import Sequence, TypeVar, Union
+from typing import Any, Callable, Sequence, TypeVar, Union
 
 from mlir import ir
 from mlir.dialects import gpu
 
 from .. import register_dialect
-from ..locations import fix_columns, location_text, python_locations
+from ..locations import (caller_location_text, diagnostic_text, fix_columns, location_text,
+                         python_locations)
 from ..runtime import validate_launch_shape
 from . import values as V
 from .values import DType, Value
 
 __all__ = ["Builder", "current_kernel", "building", "verified", "verification_error",
-           "param_type"]
+           "param_type", "needs_kernel", "make_type", "check_same_kernel"]
 
 _BUILDERS: list["Builder"] = []
 
@@ -36,23 +38,14 @@ Dims = Union[int, Sequence[int]]
 
 # -- the C++ verifier decides ----------------------------------------------
 
-def _diagnostic_text(diag) -> str:
-    where = location_text(diag.location)
-    text = f"{where}: {diag.message}" if where else diag.message
-    for note in diag.notes:
-        if note.message.startswith("see current operation"):
-            continue
-        text += f"\n  note: {note.message}"
-    return text
-
-
 def verification_error(error: ir.MLIRError) -> ValueError:
-    """The C++ verifier's diagnostics of `error` as a ``ValueError``: each
-    ``file:line:col: <the verifier's message>``."""
+    """The C++ verifier's diagnostics of `error` as a ``ValueError``, as
+    compilers print them: each ``file:line:col: error: <the verifier's
+    message>``, its notes located on lines of their own."""
     diags = list(error.error_diagnostics)
     if not diags:
         return ValueError(str(error))
-    return ValueError("\n".join(_diagnostic_text(d) for d in diags))
+    return ValueError("\n".join(dict.fromkeys(diagnostic_text(d) for d in diags)))
 
 
 def verified(op: "OpT") -> "OpT":
@@ -81,6 +74,64 @@ def building() -> "Builder | None":
     block (lang's control flow also builds into an insertion point of the
     caller's own)."""
     return _BUILDERS[-1] if _BUILDERS else None
+
+
+def make_type(make: "Callable[[], ir.Type]") -> ir.Type:
+    """``make()`` (``ir.Type.parse`` of a type text lang wrote, or a type's
+    ``get``): a broken rule of the C++ type verifier raises ``ValueError``
+    with its message, located at the user's line that asked for the type,
+    never in the type text lang made up."""
+    try:
+        return make()
+    except ir.MLIRError as e:
+        messages = [d.message for d in e.error_diagnostics] or [str(e)]
+    except ValueError as e:  # a type's get(): "GroupType.get(0): message"
+        messages = [str(e).split("): ", 1)[-1]]
+    where = caller_location_text()
+    raise ValueError("\n".join(f"{where + ': ' if where else ''}error: {m}"
+                               for m in messages)) from None
+
+
+def check_same_kernel(owner: "Builder", what: str) -> None:
+    """`what` (e.g. "this MBarrier"), made in kernel `owner`, is about to be
+    used: in another kernel being built that is a ``ValueError`` located at
+    the user's line, not MLIR's "region isolation" (shared memory is one
+    kernel's)."""
+    current = building()
+    if current is None or current is owner:
+        return
+    where = caller_location_text()
+    raise ValueError(f"{where + ': ' if where else ''}error: {what} belongs to kernel "
+                     f"{owner.name!r}, not to {current.name!r}, the kernel being built: its "
+                     "barriers live in the shared memory of one kernel; make one in "
+                     f"{current.name!r} (from its own k.smem_pool())")
+
+
+def _has_insertion_point() -> bool:
+    try:
+        ir.InsertionPoint.current
+    except ValueError:
+        return False
+    return True
+
+
+def needs_kernel(fn: "Callable[..., Any]", name: str) -> "Callable[..., Any]":
+    """`fn` (a call of lang named `name`, e.g. ``"lang.const"``) that first
+    checks that there is somewhere to build: inside a ``with Kernel(...)``
+    block, or under an insertion point of the caller's own. Elsewhere it
+    raises a ``RuntimeError`` located at the user's line that says so,
+    instead of MLIR's "requires a Context"."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        if not _BUILDERS and not _has_insertion_point():
+            where = caller_location_text()
+            raise RuntimeError(
+                f"{where + ': ' if where else ''}error: {name}() builds IR into the kernel being "
+                "built, and none is: call it inside the `with Kernel(...) as k:` block")
+        return fn(*args, **kwargs)
+
+    guarded.__lang_needs_kernel__ = True
+    return guarded
 
 
 def param_type(kind: DType) -> ir.Type:

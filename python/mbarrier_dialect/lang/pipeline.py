@@ -34,7 +34,7 @@ from mlir.dialects import llvm
 from ..dialects import mbarrier
 from . import values as V
 from .barriers import MBarrier, _tensor_map_ptr
-from .builder import verified
+from .builder import check_same_kernel, make_type, verified
 from .control import Carried
 from .smem import SmemBuffer, SmemPool, byte_offset, element_ptr
 from .values import DType, IntLike, Value
@@ -116,10 +116,7 @@ class Pipeline:
         text = (f"!mbarrier.pipe<{depth}, {kind}, producers = {producers}, "
                 f"consumers = {consumers}, cluster = [{cx}, {cy}], multicast = {multicast}>")
         with kernel.context:
-            try:
-                self.type = ir.Type.parse(text)
-            except ir.MLIRError as e:  # the C++ type verifier's message
-                raise ValueError(str(e).split("error: ", 1)[-1].strip()) from None
+            self.type = make_type(lambda: ir.Type.parse(text))
         self.depth, self.kind, self.multicast = depth, kind, multicast
         self.producers, self.consumers, self.cluster = producers, consumers, (cx, cy)
         self._barriers = MBarrier(pool, 2 * depth)
@@ -132,6 +129,7 @@ class Pipeline:
     @property
     def value(self) -> ir.Value:
         """The ``!mbarrier.pipe`` SSA value."""
+        check_same_kernel(self._barriers._kernel, "this Pipeline")
         if self._value is None:
             raise ValueError("the pipeline's shared-memory pool is not committed yet: call "
                              "pool.commit()")

@@ -27,7 +27,7 @@ from mlir import ir
 from ..dialects import mbarrier
 from . import values as V
 from .barriers import MBarrier
-from .builder import verified
+from .builder import check_same_kernel, make_type, verified
 from .control import Carried
 from .smem import SmemPool
 from .values import IntLike
@@ -54,10 +54,7 @@ class OrderedSequence:
         arrivals = _count(arrivals, "arrivals")
         text = f"!mbarrier.ordered_seq<{depth}, {groups}, arrivals = {arrivals}>"
         with pool.kernel.context:
-            try:
-                self.type = ir.Type.parse(text)
-            except ir.MLIRError as e:  # the C++ type verifier's message
-                raise ValueError(str(e).split("error: ", 1)[-1].strip()) from None
+            self.type = make_type(lambda: ir.Type.parse(text))
         self.depth, self.groups, self.arrivals = depth, groups, arrivals
         self._barriers = MBarrier(pool, depth * groups)
         self._value: ir.Value | None = None
@@ -69,6 +66,7 @@ class OrderedSequence:
     @property
     def value(self) -> ir.Value:
         """The ``!mbarrier.ordered_seq`` SSA value."""
+        check_same_kernel(self._barriers._kernel, "this OrderedSequence")
         if self._value is None:
             raise ValueError("the sequence's shared-memory pool is not committed yet: call "
                              "pool.commit()")

@@ -175,7 +175,7 @@ def emit_illegal(op, bar, tma):
 @settings(max_examples=60, deadline=None)
 @given(op=illegal_op)
 def test_illegal_operations_raise_value_error_in_lang(op):
-    with pytest.raises(ValueError, match=r"test_properties\.py:\d+:\d+: 'mbarrier\.\w+' op "):
+    with pytest.raises(ValueError, match=r"test_properties\.py:\d+:\d+: error: 'mbarrier\.\w+' op "):
         with Kernel("prop", block=32, cluster=CLUSTER) as k:
             pool = k.smem_pool()
             bar = MBarrier(pool, DEPTH)

@@ -145,7 +145,7 @@ def test_misuse_raises_the_verifiers_message_at_the_users_line(misuse, message):
             misuse(bar)
     where = f"{__file__}:{misuse.__code__.co_firstlineno}:"
     assert str(err.value).startswith(where), str(err.value)
-    assert str(err.value)[len(where):].split(": ", 1)[1] == message
+    assert str(err.value)[len(where):].split(": error: ", 1)[1] == message
 
 
 TMA_MISUSE = [
@@ -174,15 +174,15 @@ def test_tma_misuse_raises_the_verifiers_message(misuse, message):
             misuse(bar, k)
     where = f"{__file__}:{misuse.__code__.co_firstlineno}:"
     assert str(err.value).startswith(where), str(err.value)
-    assert str(err.value)[len(where):].split(": ", 1)[1] == message
+    assert str(err.value)[len(where):].split(": error: ", 1)[1] == message
 
 
 def test_group_and_phase_offset_rules_come_from_cpp():
-    with pytest.raises(ValueError, match=r"^GroupType.get\(0\): an mbarrier group needs at "
-                       r"least one barrier$"):
+    with pytest.raises(ValueError, match=r"^\S+test_lang\.py:\d+:\d+: error: an mbarrier group "
+                       r"needs at least one barrier$"):
         with Kernel("k", block=32) as k:
             MBarrier(k.smem_pool(), 0)
-    with pytest.raises(ValueError, match=r":\d+:\d+: 'mbarrier.wait' op attribute 'phase_offset' "
+    with pytest.raises(ValueError, match=r":\d+:\d+: error: 'mbarrier.wait' op attribute 'phase_offset' "
                        r"failed to satisfy constraint: 32-bit signless integer attribute whose "
                        r"minimum value is 0 whose maximum value is 1$"):
         with Kernel("k", block=32) as k:

@@ -50,7 +50,7 @@ def test_a_verifier_error_points_at_the_first_column_of_the_call():
             bar.remote_view(1).wait(0, 0)
     col = _call_at(line, "bar.remote_view(1).wait").col_offset + 1
     assert col == 13  # `bar` starts after 12 spaces: column 13, as an editor counts
-    assert str(error.value).startswith(f"{HERE}:{line}:{col}: 'mbarrier.wait' op ")
+    assert str(error.value).startswith(f"{HERE}:{line}:{col}: error: 'mbarrier.wait' op ")
 
 
 def test_every_op_of_a_kernel_carries_a_one_based_file_range():

@@ -33,6 +33,13 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     a quarter of the bound later. `try_wait` and `test_wait` are single
     tests and stay as they are.
 
+    Run on a `builtin.module` (as `mbarrier-to-ptx` does), every
+    `gpu.module` is checked and lowered in one go, in source order, so that
+    the errors of all of them are reported, the same on every run. A
+    `gpu.launch` there is an error naming `gpu-kernel-outlining` (only
+    `gpu.module` kernels are compiled); with `reject-nvgpu=true`, so is the
+    first nvgpu op of each `gpu.module`, naming `raise-nvgpu=true`.
+
     `chip`/`features` are a thin alias for ops outside any targeted
     `gpu.module` (a bare `func.func`): the target they are checked against,
     as if attached there. They never override a module's own target.
@@ -51,6 +58,10 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     Option<"debugWaits", "debug-waits", "uint64_t", /*default=*/"0",
            "Bound in ns of every blocking wait: past it, the wait prints "
            "where it is stuck and traps (0: off)">,
+    Option<"rejectNVGPU", "reject-nvgpu", "bool", /*default=*/"false",
+           "An nvgpu op is an error that names mbarrier-to-ptx's "
+           "raise-nvgpu=true (set by mbarrier-to-ptx without it: nothing "
+           "after this pass lowers nvgpu then)">,
   ];
 }
 

@@ -4,6 +4,7 @@
 #include "mbarrier/Target/NVPTX/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -29,6 +30,85 @@ void mbarrier::populateMBarrierToNVVMConversionPatterns(
 }
 
 namespace {
+/// The sm an nvgpu op that stays nvgpu needs from upstream's lowering of it
+/// (convert-nvgpu-to-nvvm): mbarrier objects sm_80; the parity wait,
+/// expect_tx, TMA and warpgroup ops sm_90; 0 for ops not listed.
+unsigned keptNVGPUOpSM(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (name == "nvgpu.mbarrier.try_wait.parity" ||
+      name == "nvgpu.mbarrier.arrive.expect_tx" ||
+      name.starts_with("nvgpu.tma.") || name.starts_with("nvgpu.warpgroup."))
+    return 90;
+  return name.starts_with("nvgpu.mbarrier.") ? 80 : 0;
+}
+
+/// What stays nvgpu (a group kept with a remark) is lowered the upstream
+/// way, whose intrinsics the NVPTX backend cannot select below their sm (an
+/// LLVM abort): the first such op of each gpu.module is a located error.
+LogicalResult checkKeptNVGPUOps(Operation *root) {
+  bool failed = false;
+  root->walk([&](gpu::GPUModuleOp module) {
+    SmallVector<NVPTXTarget> targets = getNVPTXTargets(module);
+    if (targets.empty())
+      return;
+    unsigned sm = targets.front().sm;
+    module.walk([&](Operation *op) {
+      if (!isa<nvgpu::NVGPUDialect>(op->getDialect()) ||
+          keptNVGPUOpSM(op) <= sm)
+        return WalkResult::advance();
+      op->emitOpError() << "stays nvgpu, and upstream's lowering of it "
+                           "(convert-nvgpu-to-nvvm) needs sm_"
+                        << keptNVGPUOpSM(op) << " or newer, but the target chip is "
+                        << targets.front().chip;
+      failed = true;
+      return WalkResult::interrupt();
+    });
+  });
+  return failure(failed);
+}
+
+/// Input this pipeline cannot compile, caught before the conversion, whose
+/// own error ("failed to legalize operation 'gpu.func'") would not say what
+/// to do: a `gpu.launch` (only `gpu.module` kernels are compiled) and, with
+/// `rejectNVGPU`, nvgpu ops (nothing after this pass lowers them). One error
+/// per launch and per gpu.module, in source order.
+LogicalResult checkCompilableInput(Operation *root, bool rejectNVGPU) {
+  bool failed = false;
+  root->walk([&](gpu::LaunchOp launch) {
+    launch.emitOpError()
+        << "is not outlined: mbarrier-to-ptx compiles gpu.module kernels; "
+           "run gpu-kernel-outlining first (mbarrier-opt "
+           "--gpu-kernel-outlining), which moves the body into one";
+    failed = true;
+    return WalkResult::skip();
+  });
+  if (!rejectNVGPU)
+    return failure(failed || ::mlir::failed(checkKeptNVGPUOps(root)));
+  auto firstNVGPUOp = [](Operation *scope) -> Operation * {
+    Operation *found = nullptr;
+    scope->walk([&](Operation *op) {
+      if (!isa<nvgpu::NVGPUDialect>(op->getDialect()))
+        return WalkResult::advance();
+      found = op;
+      return WalkResult::interrupt();
+    });
+    return found;
+  };
+  SmallVector<Operation *> scopes;
+  root->walk([&](gpu::GPUModuleOp module) { scopes.push_back(module); });
+  if (scopes.empty())
+    scopes.push_back(root);
+  for (Operation *scope : scopes)
+    if (Operation *op = firstNVGPUOp(scope)) {
+      op->emitOpError()
+          << "is an nvgpu op, which this pipeline lowers only after raising "
+             "nvgpu into the mbarrier dialect: pass raise-nvgpu=true "
+             "(mbarrier-compile --raise-nvgpu, compile(raise_nvgpu=True))";
+      failed = true;
+    }
+  return failure(failed);
+}
+
 struct ConvertMBarrierToNVVMPass
     : mbarrier::impl::ConvertMBarrierToNVVMBase<ConvertMBarrierToNVVMPass> {
   using Base::Base;
@@ -48,7 +128,8 @@ struct ConvertMBarrierToNVVMPass
                            "before convert-mbarrier-to-nvvm";
       return WalkResult::interrupt();
     });
-    if (pipes.wasInterrupted())
+    if (pipes.wasInterrupted() ||
+        failed(checkCompilableInput(root, rejectNVGPU)))
       return signalPassFailure();
     // A derived PTX version becomes what the module's ops need; then every
     // op is checked against its module's target.
@@ -57,11 +138,21 @@ struct ConvertMBarrierToNVVMPass
       modules.push_back(module);
     else
       root->walk([&](gpu::GPUModuleOp module) { modules.push_back(module); });
-    for (gpu::GPUModuleOp module : modules)
-      if (failed(raiseDerivedPTXVersion(module, getRequiredPTXVersion(module))))
-        return signalPassFailure();
-    if (failed(checkMBarrierTargetSupport(root, chip, features)) ||
-        failed(lowering::checkNamedBarrierIds(root)))
+    // Each gpu.module on its own, in source order, and all of them even
+    // after one failed: every module's errors are reported.
+    SmallVector<Operation *> scopes(modules.begin(), modules.end());
+    if (scopes.empty())
+      scopes.push_back(root);
+    bool failedScope = false;
+    for (Operation *scope : scopes) {
+      auto module = dyn_cast<gpu::GPUModuleOp>(scope);
+      if ((module && failed(raiseDerivedPTXVersion(
+                         module, getRequiredPTXVersion(module)))) ||
+          failed(checkMBarrierTargetSupport(scope, chip, features)) ||
+          failed(lowering::checkNamedBarrierIds(scope)))
+        failedScope = true;
+    }
+    if (failedScope)
       return signalPassFailure();
     // The patterns then read each wait's scope from its attribute.
     materializeDefaultWaitScopes(root);

@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -110,13 +112,29 @@ void emitReport(OpBuilder &b, Location loc, StringRef format, Value addr,
 
 } // namespace
 
+/// `path` relative to the working folder where it lies under it, else as
+/// given: the PTX of a debug-wait kernel then does not depend on where the
+/// clone lives (the same source built from two folders gives the same PTX).
+static std::string relativeToWorkingFolder(StringRef path) {
+  llvm::SmallString<256> cwd;
+  if (!llvm::sys::path::is_absolute(path) || llvm::sys::fs::current_path(cwd))
+    return path.str();
+  if (!cwd.ends_with("/"))
+    cwd.push_back('/');
+  StringRef rest = path;
+  if (!rest.consume_front(cwd) || rest.empty())
+    return path.str();
+  return rest.str();
+}
+
 std::string lowering::locationText(Location loc) {
   std::string text;
   loc->walk([&](Location inner) {
     auto file = dyn_cast<FileLineColRange>(inner);
     if (!file)
       return WalkResult::advance();
-    text = (file.getFilename().getValue() + ":" + Twine(file.getStartLine()) +
+    text = (relativeToWorkingFolder(file.getFilename().getValue()) + ":" +
+            Twine(file.getStartLine()) +
             ":" + Twine(file.getStartColumn()))
                .str();
     return WalkResult::interrupt();

@@ -57,6 +57,18 @@ const std::vector<std::string> &mbarrier::getNVPTXChips() {
            info->getAllProcessorDescriptions())
         if (StringRef(proc.Key).starts_with("sm_"))
           result.push_back(proc.Key);
+    // By number (sm_90 before sm_100), then suffix (sm_90, sm_90a).
+    auto key = [](StringRef chip) {
+      StringRef digits = chip.drop_front(3);
+      unsigned number = 0;
+      size_t length = digits.find_if([](char c) { return !llvm::isDigit(c); });
+      digits.take_front(length).getAsInteger(10, number);
+      return std::make_pair(number, digits.drop_front(
+                                        std::min(length, digits.size())));
+    };
+    llvm::stable_sort(result, [&](const std::string &a, const std::string &b) {
+      return key(a) < key(b);
+    });
     return result;
   }();
   return chips;
