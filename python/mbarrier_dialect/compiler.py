@@ -10,6 +10,7 @@ command line is ``mbarrier_dialect.cli``, ``CompiledKernel.launch`` is
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 import warnings as _warnings
