@@ -5,6 +5,7 @@ PTX compiled without the argument (test/PTX/debug-waits-ptx.mlir checks
 the loop, the format and the trap instruction by instruction)."""
 from __future__ import annotations
 
+import os
 import inspect
 import re
 import subprocess
