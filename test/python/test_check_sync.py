@@ -297,3 +297,59 @@ def test_a_lang_barrier_without_its_prologue_is_refused():
     assert _silent(build(True)) == []
     with pytest.raises(CompileError, match="uses barrier 0 of a group that is never initialized"):
         build(False).compile(emit="nvvm")
+
+
+# A second group of the pool left out of k.prologue() (issue 30, item 5):
+# the init of one group does not initialize the others. A barrier group
+# whose only uses are in loops of a run-time trip count is a warning (an
+# error with strict=True); a pipe whose tail runs, and an ordered sequence
+# turned in a loop of constant trips, are errors.
+def _pool_kernel(left_out):
+    from mbarrier_dialect import lang
+    from mbarrier_dialect.lang import Kernel, MBarrier, if_then
+
+    with Kernel("pool", block=64, params=[("tmap", "ptr"), ("n", "i32")]) as k:
+        pool = k.smem_pool()
+        flag = MBarrier(pool, 2)
+        pipe = lang.Pipeline(pool, 2, kind="tma")
+        order = lang.OrderedSequence(pool, depth=2, groups=2, arrivals=32)
+        tiles = pool.alloc((2, 256), "i32", align=128)
+        pool.commit()
+        k.prologue({} if left_out == "group" else {flag: 1},
+                   pipes=[] if left_out == "pipe" else [pipe],
+                   sequences=[] if left_out == "sequence" else [order])
+        tid = k.thread_rank()
+        with if_then(tid == 0):
+            producer = pipe.producer()
+            for t in lang.range(4, carry=[producer]):
+                slot = producer.acquire()
+                slot.cp_async_bulk_tensor(tiles, k.param("tmap"), [t * 4, 0], box_bytes=1024)
+                slot.commit(bytes=1024)
+            producer.tail()
+        with if_then(tid == 32):
+            consumer = pipe.consumer()
+            for t in lang.range(4, carry=[consumer]):
+                slot = consumer.wait()
+                slot.release()
+        for t in lang.range(k.param("n")):
+            with if_then(tid == 0):
+                flag.arrive(0)
+            flag.wait(0, t % 2)
+            k.sync_threads()
+        me = order.start(tid // 32)
+        for t in lang.range(4, carry=[me]):
+            turn = me.wait()
+            turn.arrive()
+    return k
+
+
+def test_each_group_of_the_pool_needs_its_own_init():
+    assert _silent(_pool_kernel(None)) == []
+    for left_out in ("pipe", "sequence"):
+        kernel = _pool_kernel(left_out)
+        with pytest.raises(CompileError, match="uses a barrier of a group that is never initialized"):
+            kernel.compile(emit="nvvm")
+    with pytest.warns(SyncCheckWarning, match="may use barrier 0 of a group that is never initialized"):
+        _pool_kernel("group").compile(emit="nvvm")
+    with pytest.raises(CompileError, match="may use barrier 0 of a group that is never initialized"):
+        _pool_kernel("group").compile(emit="nvvm", strict=True)

@@ -133,7 +133,9 @@ gpu.module @empty_count_misses_multicast {
 
 // -----
 
-// Three arrivals per trip on a count-2 barrier waited every trip.
+// Three arrivals per trip on a count-2 barrier waited every trip, from one
+// arrive (lane 0 of each of three warps): one execution of the op brings
+// more arrivals than the count, the error of class 3 wherever it runs.
 gpu.module @loop_over_arrival {
   gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -153,12 +155,121 @@ gpu.module @loop_over_arrival {
     }
     nvvm.barrier0
     %p = scf.for %i = %c0 to %n step %c1 iter_args(%phase = %zero) -> (i32) {
-      // expected-warning @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips}}
+      // expected-error @+1 {{arrives 3 times on a barrier initialized with arrival count 2}}
       mbarrier.arrive %g[%c0] if %lane0 : !mbarrier.group<1>
       mbarrier.wait %g[%c0], %phase : !mbarrier.group<1>
       nvvm.barrier0
       %next = arith.xori %phase, %one : i32
       scf.yield %next : i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Three arrivals per trip from three ops of one thread each, on a count-2
+// barrier waited once per trip. With a run-time trip count, a launch of one
+// trip completes its phase: a warning.
+gpu.module @loop_three_ops_run_time {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.for %i = %c0 to %n step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.andi %ii, %one : i32
+      scf.if %leader {
+        // expected-warning @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips}}
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      }
+      mbarrier.wait %g[%c0], %p : !mbarrier.group<1>
+      nvvm.barrier0
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same in a loop of four trips: every launch runs the second trip,
+// whose phase completes with its first arrival (the fourth in all), before
+// the trip's other two; the leader, which waits after all of them, finds
+// the barrier two phases on and waits for one that never completes. An
+// error (docs/checker.md, class 3).
+gpu.module @loop_three_ops_constant {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.for %i = %c0 to %c4 step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.andi %ii, %one : i32
+      scf.if %leader {
+        // expected-error @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips; the barrier is waited on once per trip of a loop of 4 trips, so from the second trip on the wait is for a phase that completes before the trip's arrivals are made}}
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      }
+      mbarrier.wait %g[%c0], %p : !mbarrier.group<1>
+      nvvm.barrier0
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The correct twin: two arrivals per trip on the count-2 barrier, and a
+// CTA barrier after each trip's wait (no thread runs a phase ahead). Silent.
+gpu.module @loop_two_ops_constant {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.for %i = %c0 to %c4 step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.andi %ii, %one : i32
+      scf.if %leader {
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      }
+      mbarrier.wait %g[%c0], %p : !mbarrier.group<1>
+      nvvm.barrier0
     }
     gpu.return
   }

@@ -325,6 +325,13 @@ void Counter::checkArrivals() {
                 << *count;
       return;
     }
+    // An op above the count on its own has its report (the same op and
+    // slot): the trip's sum adds nothing to it.
+    if (reportedOne)
+      return;
+    // Every launch runs at least two trips: an scf.for of constant bounds.
+    bool every = isForLoop(ctx) && !atMostOneTrip(ctx) &&
+                 constantTrips(ctx).has_value();
     for (int64_t r = 0; r < ranks; ++r) {
       if (total[r] == 0 || !waitsIn(r, true, false))
         continue;
@@ -332,10 +339,8 @@ void Counter::checkArrivals() {
         // k phases per trip (k >= 2) for a waiter that waits once per trip:
         // its waits fall behind the phases from the first trip on.
         int64_t phases = total[r] / *count;
-        if (phases < 2 || reportedOne || waitsPerTrip(key, ctx, r) != 1)
+        if (phases < 2 || waitsPerTrip(key, ctx, r) != 1)
           continue;
-        bool every = isForLoop(ctx) && !atMostOneTrip(ctx) &&
-                     constantTrips(ctx).has_value();
         out.report(group.front()->op,
                    every ? Severity::Error : Severity::Warning, 3)
             << "each trip of the loop makes " << total[r]
@@ -347,7 +352,21 @@ void Counter::checkArrivals() {
                "phase than the count)";
         break;
       }
-      if (total[r] > *count)
+      if (total[r] > *count && every && waitsPerTrip(key, ctx, r) == 1)
+        // The second trip's phase completes with the (count + 1)-th
+        // arrival after the first phase, before that trip's own arrivals
+        // (more than the count) are all made: its wait returns for a phase
+        // of the trips before, or waits for one past the last arrival.
+        out.report(group.front()->op, Severity::Error, 3)
+            << "each trip of the loop makes " << total[r]
+            << " arrival(s) on the barrier" << where << rankText(r)
+            << ", initialized with arrival count " << *count
+            << ": more arrivals per phase than the count, so the phases "
+               "drift from the trips; the barrier is waited on once per trip "
+               "of a loop of " << *constantTrips(ctx)
+            << " trips, so from the second trip on the wait is for a phase "
+               "that completes before the trip's arrivals are made";
+      else if (total[r] > *count)
         out.report(group.front()->op, Severity::Warning, 3)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
