@@ -455,6 +455,7 @@ void Counter::run() {
   checkParity();
   checkParityAfterLoop();
   checkRunAhead();
+  checkStartupDeadlock();
 }
 
 

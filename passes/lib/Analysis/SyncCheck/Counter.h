@@ -69,6 +69,7 @@ private:
   void checkBytes();
   void checkRunAhead();
   void checkParityAfterLoop();
+  void checkStartupDeadlock();
   /// The mbarrier.wait ops on `key`'s barrier in the loop `ctx` (its own
   /// body, not a nested loop) that CTA `rank` executes; -1 where one may
   /// alias it.
