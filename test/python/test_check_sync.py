@@ -353,3 +353,41 @@ def test_each_group_of_the_pool_needs_its_own_init():
         _pool_kernel("group").compile(emit="nvvm")
     with pytest.raises(CompileError, match="may use barrier 0 of a group that is never initialized"):
         _pool_kernel("group").compile(emit="nvvm", strict=True)
+
+
+# A StorePipeline buffer rewritten in a later trip of lang.range without
+# acquire() (issue 30, item 3): the write of trip 2 goes into the buffer
+# that the store of trip 0 may still read. An error in a loop of 4 trips,
+# a warning for a run-time trip count; with acquire() silent.
+def _store_ring_kernel(acquire, tiles):
+    from mbarrier_dialect import lang
+    from mbarrier_dialect.lang import Kernel, if_then
+
+    with Kernel("tile_out", block=128, params=[("omap", "ptr"), ("tiles", "i32")]) as sk:
+        pool = sk.smem_pool()
+        stores = lang.StorePipeline(pool, 2, (32, 32), "i32")
+        pool.commit()
+        tid = sk.thread_rank()
+        for t in lang.range(sk.param("tiles") if tiles is None else tiles):
+            if acquire:
+                with if_then(tid == 0):
+                    stores.acquire()
+            sk.sync_threads()
+            for j in range(8):
+                sk.store(t * 8 + j, stores.buffer(t), j * 128 + tid)
+            sk.fence_proxy_async()
+            sk.sync_threads()
+            with if_then(tid == 0):
+                stores.store(t, sk.param("omap"), [t * 32, 0])
+        with if_then(tid == 0):
+            stores.tail()
+    return sk
+
+
+def test_a_store_ring_rewritten_without_acquire_is_reported():
+    assert _silent(_store_ring_kernel(True, 4)) == []
+    assert _silent(_store_ring_kernel(True, None)) == []
+    with pytest.raises(CompileError, match="writes a staging buffer of a ring of 2 that the bulk store of 2 trip"):
+        _store_ring_kernel(False, 4).compile(emit="nvvm")
+    with pytest.warns(SyncCheckWarning, match="in a launch of more than 2 trips"):
+        _store_ring_kernel(False, None).compile(emit="nvvm")
