@@ -328,3 +328,132 @@ gpu.module @query_handoff_without_throttle {
     gpu.return
   }
 }
+
+// -----
+
+// DeepGEMM's persistent shape: the ring initialized in a loop of its own,
+// a tile loop (scf.while from blockIdx.x) around the k-block loops, the
+// trip counter carried across tiles; the producer's empty wait takes the
+// lap's parity without the phase offset. Its first wait, in the first tile
+// of every CTA that has one, waits for phase 0 of a fresh barrier: an
+// error.
+gpu.module @startup_deadlock_persistent {
+  gpu.func @k(%tiles: i32, %kb: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %warp = arith.divui %t, %i32 : i32
+    %producer = arith.cmpi eq, %warp, %i0 : i32
+    %bid = nvvm.read.ptx.sreg.ctaid.x : i32
+    %grid = nvvm.read.ptx.sreg.nctaid.x : i32
+    %full = mbarrier.alloc : !mbarrier.group<2>
+    %empty = mbarrier.alloc : !mbarrier.group<2>
+    scf.if %leader {
+      scf.for %s = %c0 to %c2 step %c1 {
+        mbarrier.init %full[%s], %i32 : !mbarrier.group<2>
+        mbarrier.init %empty[%s], %i32 : !mbarrier.group<2>
+      }
+    }
+    nvvm.barrier0
+    scf.if %producer {
+      %fin:2 = scf.while (%tile = %bid, %it0 = %i0) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi slt, %tile, %tiles : i32
+        scf.condition(%more) %tile, %it0 : i32, i32
+      } do {
+      ^bb0(%tile: i32, %it0: i32):
+        %itn = scf.for %k = %i0 to %kb step %i1 iter_args(%it = %it0) -> (i32) : i32 {
+          %s = arith.remui %it, %i2 : i32
+          %stage = arith.index_cast %s : i32 to index
+          %round = arith.divui %it, %i2 : i32
+          %parity = arith.andi %round, %i1 : i32
+          // expected-error @+2 {{waits for phase 0 of a fresh barrier in the first trip (parity 0)}}
+          // expected-note @+20 {{the other wait of the hand-off}}
+          mbarrier.wait %empty[%stage], %parity : !mbarrier.group<2>
+          mbarrier.arrive %full[%stage] : !mbarrier.group<2>
+          %next = arith.addi %it, %i1 : i32
+          scf.yield %next : i32
+        }
+        %nt = arith.addi %tile, %grid : i32
+        scf.yield %nt, %itn : i32, i32
+      }
+    } else {
+      %fin:2 = scf.while (%tile = %bid, %it0 = %i0) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi slt, %tile, %tiles : i32
+        scf.condition(%more) %tile, %it0 : i32, i32
+      } do {
+      ^bb0(%tile: i32, %it0: i32):
+        %itn = scf.for %k = %i0 to %kb step %i1 iter_args(%it = %it0) -> (i32) : i32 {
+          %s = arith.remui %it, %i2 : i32
+          %stage = arith.index_cast %s : i32 to index
+          %round = arith.divui %it, %i2 : i32
+          %parity = arith.andi %round, %i1 : i32
+          mbarrier.wait %full[%stage], %parity : !mbarrier.group<2>
+          mbarrier.arrive %empty[%stage] : !mbarrier.group<2>
+          %next = arith.addi %it, %i1 : i32
+          scf.yield %next : i32
+        }
+        %nt = arith.addi %tile, %grid : i32
+        scf.yield %nt, %itn : i32, i32
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// ThunderKittens' consumer (prototype/lcf: the input slot's phase bit
+// flipped once per lap) with the flip forgotten: parity 0 on a ring of
+// three stages in every trip. From the second lap on, a stage's wait
+// returns for the lap before. A warning (the load may have landed).
+gpu.module @ring_constant_parity {
+  gpu.func @k(%n: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i3 = arith.constant 3 : i32
+    %i32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %warp = arith.divui %t, %i32 : i32
+    %producer = arith.cmpi eq, %warp, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<3>
+    %empty = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i32 : !mbarrier.group<3>
+        mbarrier.init %empty[%s], %i32 : !mbarrier.group<3>
+      }
+    }
+    nvvm.barrier0
+    scf.if %producer {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i3 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %round = arith.divui %i, %i3 : i32
+        %parity = arith.andi %round, %i1 : i32
+        mbarrier.wait %empty[%stage], %parity {phase_offset = 1 : i32} : !mbarrier.group<3>
+        mbarrier.arrive %full[%stage] : !mbarrier.group<3>
+      }
+    } else {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i3 : i32
+        %stage = arith.index_cast %s : i32 to index
+        // expected-warning @+1 {{waits on the stages of a ring of 3 with the same parity in every trip of a loop that can take more trips than the ring has stages}}
+        mbarrier.wait %full[%stage], %i0 : !mbarrier.group<3>
+        mbarrier.arrive %empty[%stage] : !mbarrier.group<3>
+      }
+    }
+    gpu.return
+  }
+}

@@ -412,7 +412,7 @@ void Counter::checkBytes() {
     for (const Event *e : group) {
       std::optional<PerRank> amounts = perRank(*e);
       if (!amounts)
-        return;
+        return checkBytesPerThread(group, landing);
       for (int64_t r = 0; r < ranks; ++r)
         expected[r] += (*amounts)[r];
     }
@@ -444,6 +444,95 @@ void Counter::checkBytes() {
       return;
     }
   });
+}
+
+/// An amount per point of `e`'s executing set (where its `if %pred`
+/// holds), for an op on its own CTA's barrier; none where one does not
+/// evaluate.
+static std::optional<llvm::DenseMap<unsigned, int64_t>>
+perPoint(const Event &e, SPMDModel &model) {
+  const ExecSet &set = model.execSet(e.op);
+  if (!set || !e.local || e.mask || e.rank)
+    return std::nullopt;
+  llvm::DenseMap<unsigned, int64_t> result;
+  for (unsigned b : set->set_bits()) {
+    Point p = model.point(b);
+    if (e.pred) {
+      std::optional<int64_t> pred = model.evalInt(e.pred, p);
+      if (!pred)
+        return std::nullopt;
+      if (!*pred)
+        continue;
+    }
+    int64_t amount = e.constAmount.value_or(1);
+    if (e.amount) {
+      std::optional<int64_t> a = model.evalInt(e.amount, p);
+      if (!a || *a < 0)
+        return std::nullopt;
+      amount = *a;
+    }
+    result[b] += amount;
+  }
+  return result;
+}
+
+void Counter::checkBytesPerThread(ArrayRef<const Event *> group,
+                                  ArrayRef<const Event *> landing) {
+  // A barrier index that differs between the threads (a stage per warp:
+  // DeepEP's lane 0 of each warp on its own ring): where each thread
+  // expects bytes and copies onto the barrier of the same index value
+  // (the same SSA index, in the same trip), and every thread's expected
+  // bytes exceed (or fall short of) its copies', every barrier it reaches
+  // does the same.
+  const BarrierKey &key = group.front()->key;
+  if (key.constIndex || landing.empty())
+    return;
+  llvm::DenseMap<unsigned, int64_t> expected, brought;
+  auto add = [&](ArrayRef<const Event *> events,
+                 llvm::DenseMap<unsigned, int64_t> &into) {
+    for (const Event *e : events) {
+      if (e->key.index != key.index)
+        return false;
+      std::optional<llvm::DenseMap<unsigned, int64_t>> amounts =
+          perPoint(*e, model);
+      if (!amounts)
+        return false;
+      for (auto [b, a] : *amounts)
+        into[b] += a;
+    }
+    return true;
+  };
+  if (!add(group, expected) || !add(landing, brought) || expected.empty())
+    return;
+  int64_t more = 0, fewer = 0;
+  std::optional<int64_t> shownExpected, shownBrought;
+  for (auto [b, a] : expected) {
+    int64_t c = brought.lookup(b);
+    more += a > c;
+    fewer += a < c;
+    if (!shownExpected) {
+      shownExpected = a;
+      shownBrought = c;
+    }
+  }
+  for (auto [b, c] : brought)
+    if (!expected.count(b))
+      return; // copies by threads that expect nothing: not paired
+  if (more && !fewer && more == static_cast<int64_t>(expected.size()))
+    out.report(group.front()->op,
+               waited(key.root) ? Severity::Error : Severity::Warning, 6)
+        << "expects " << *shownExpected
+        << " transaction bytes on the barrier each of its threads addresses, "
+           "but the bulk copies that complete on it bring "
+        << *shownBrought << " bytes: the phase never completes";
+  else if (fewer && !more && fewer == static_cast<int64_t>(expected.size()))
+    out.report(group.front()->op,
+               waited(key.root) ? Severity::Error : Severity::Warning, 6)
+        << "expects " << *shownExpected
+        << " transaction bytes on the barrier each of its threads addresses, "
+           "but the bulk copies that complete on it bring "
+        << *shownBrought
+        << " bytes: the phase can complete before all the data has landed";
 }
 
 void Counter::run() {

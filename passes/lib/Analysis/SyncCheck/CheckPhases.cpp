@@ -113,10 +113,13 @@ void Counter::checkParity() {
         loop = p;
         break;
       }
-    if (!loop || !invariantIn(wait.getPhase(), loop) ||
-        !invariantIn(wait.getIndex(), loop))
+    if (!loop || !invariantIn(wait.getPhase(), loop))
       continue;
     BarrierKey key = *barrierOf(w);
+    if (!invariantIn(wait.getIndex(), loop)) {
+      checkRingParity(wait, key, loop);
+      continue;
+    }
     // A loop of at most one trip has no second trip; a barrier initialized
     // again in the loop (Triton's per-trip init, wait(0), inval) starts
     // every trip at phase 0.
@@ -186,6 +189,39 @@ void Counter::checkParity() {
              "phase that completed earlier (carry the parity in an iter_arg "
              "and flip it each phase)";
   }
+}
+
+static bool lapsRing(const BarrierKey &key, Operation *loop);
+
+/// The same parity in every trip on the stages of a ring the loop laps (an
+/// index whose range is known, of at least two stages, and more trips than
+/// stages): each stage's barrier completes a phase per lap, so from the
+/// second lap on the wait on a stage returns at once, for the phase of the
+/// lap before (ThunderKittens' bitfield update forgotten). A warning: the
+/// data may have landed anyway.
+void Counter::checkRingParity(WaitOp wait, const BarrierKey &key,
+                              Operation *loop) {
+  if (!key.range || key.range->second - key.range->first < 2 ||
+      !lapsRing(key, loop) || !closedWorldOnce(key.root))
+    return;
+  if (llvm::any_of(inits, [&](InitOp init) {
+        return loop->isAncestor(init) && barrierOf(init)->root == key.root;
+      }))
+    return;
+  bool arrivedInLoop = llvm::any_of(arrivals, [&](const Event &e) {
+    return e.key.root == key.root && !e.key.differentFrom(key) &&
+           e.context != fn.getOperation();
+  });
+  if (!arrivedInLoop)
+    return;
+  out.report(wait, Severity::Warning, 5)
+      << "waits on the stages of a ring of "
+      << key.range->second - key.range->first
+      << " with the same parity in every trip of a loop that can take more "
+         "trips than the ring has stages: each stage's barrier completes a "
+         "phase per lap, so from the second lap on the wait returns at once, "
+         "for the phase of the lap before (flip the parity once per lap: "
+         "(trip / stages) & 1)";
 }
 
 /// Whether something in `loop` can make a trip wait for other threads: an
@@ -391,7 +427,8 @@ void Counter::checkParityAfterLoop() {
 //===----------------------------------------------------------------------===//
 
 /// The value of `v` in the first trip of every loop around it: an induction
-/// variable is its lower bound, an iter_arg its initial value; none where
+/// variable is its lower bound, an iter_arg its initial value (an
+/// scf.while's: its initial value, through its scf.condition); none where
 /// it depends on anything else (a thread id, a load, a kernel parameter).
 static std::optional<int64_t> firstTripValue(Value v, unsigned depth = 0) {
   if (depth > 32)
@@ -400,6 +437,21 @@ static std::optional<int64_t> firstTripValue(Value v, unsigned depth = 0) {
     return c;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *loop = arg.getOwner()->getParentOp();
+    if (loop && isWhileLoop(loop)) {
+      // The first trip: the before region's arguments are the initial
+      // values, the after region's what its scf.condition forwards.
+      Region *region = arg.getOwner()->getParent();
+      if (region->getRegionNumber() == 0)
+        return arg.getArgNumber() < loop->getNumOperands()
+                   ? firstTripValue(loop->getOperand(arg.getArgNumber()),
+                                    depth + 1)
+                   : std::nullopt;
+      Operation *cond = loop->getRegion(0).front().getTerminator();
+      unsigned forwarded = arg.getArgNumber() + 1; // after the condition
+      return forwarded < cond->getNumOperands()
+                 ? firstTripValue(cond->getOperand(forwarded), depth + 1)
+                 : std::nullopt;
+    }
     if (!loop || !isForLoop(loop) || loop->getNumOperands() < 3)
       return std::nullopt;
     if (arg.getArgNumber() == 0)
@@ -493,8 +545,8 @@ static bool reachedInEveryLaunch(Operation *op, Operation *fn,
       std::optional<int64_t> trips = constantTrips(parent);
       if (trips && *trips == 0)
         return false;
-    } else if (!isExecuteRegion(parent)) {
-      return false;
+    } else if (!isWhileLoop(parent) && !isExecuteRegion(parent)) {
+      return false; // a persistent scf.while: at least one trip somewhere
     }
   }
   return true;
@@ -525,9 +577,16 @@ void Counter::checkStartupDeadlock() {
     if (!parity || *parity != 0 || !closedWorldOnce(key.root) ||
         !initCount(key) || *initCount(key) < 1)
       return std::nullopt;
-    // Fresh in the first trip: initialized once, outside every loop.
+    // Fresh in the first trip: not initialized again in a loop around the
+    // wait (a ring initialized in a loop of its own is fine).
     if (llvm::any_of(inits, [&](InitOp init) {
-          return barrierOf(init)->root == key.root && forLoopOf(init);
+          if (barrierOf(init)->root != key.root)
+            return false;
+          for (Operation *p = init->getParentOp(); p && p != fn;
+               p = p->getParentOp())
+            if (isLoop(p) && p->isAncestor(w))
+              return true;
+          return false;
         }))
       return std::nullopt;
     return key.root;

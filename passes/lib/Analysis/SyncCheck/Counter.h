@@ -67,9 +67,12 @@ private:
   void checkArrivals();
   void checkParity();
   void checkBytes();
+  void checkBytesPerThread(ArrayRef<const Event *> group,
+                           ArrayRef<const Event *> landing);
   void checkRunAhead();
   void checkParityAfterLoop();
   void checkStartupDeadlock();
+  void checkRingParity(WaitOp wait, const BarrierKey &key, Operation *loop);
   /// The mbarrier.wait ops on `key`'s barrier in the loop `ctx` (its own
   /// body, not a nested loop) that CTA `rank` executes; -1 where one may
   /// alias it.
