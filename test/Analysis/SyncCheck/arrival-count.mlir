@@ -347,3 +347,112 @@ gpu.module @counts_match {
     gpu.return
   }
 }
+
+// -----
+
+// Upstream nvgpu's matmul ring (mbarTMA / mbarDONE), raised: the producer
+// waits on the done barriers only from the second lap on (under a condition
+// on the trip, an executing set the model does not know), and the 96
+// consumer threads arrive on a done barrier of count 128 each trip: a phase
+// needs more than one trip. A warning.
+gpu.module @done_count_above_the_consumers {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c6 = arith.constant 6 : index
+    %c32 = arith.constant 32 : index
+    %i1 = arith.constant 1 : i32
+    %count = arith.constant 128 : i32
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %consumer = arith.cmpi uge, %tid, %c32 : index
+    %full = mbarrier.alloc : !mbarrier.group<3>
+    %done = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<3>
+        mbarrier.init %done[%s], %count : !mbarrier.group<3>
+      }
+    }
+    gpu.barrier
+    scf.if %leader {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %again = arith.cmpi uge, %i, %c3 : index
+        scf.if %again {
+          %prev = arith.subi %lap, %c1 : index
+          %b = arith.index_cast %prev : index to i1
+          %p = arith.extui %b : i1 to i32
+          mbarrier.wait %done[%s], %p : !mbarrier.group<3>
+        }
+        mbarrier.arrive %full[%s] : !mbarrier.group<3>
+      }
+    }
+    scf.if %consumer {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %b = arith.index_cast %lap : index to i1
+        %p = arith.extui %b : i1 to i32
+        mbarrier.wait %full[%s], %p : !mbarrier.group<3>
+        // expected-warning @+1 {{each trip of the loop makes 96 arrival(s) on the barrier, initialized with arrival count 128: fewer arrivals than the count}}
+        mbarrier.arrive %done[%s] : !mbarrier.group<3>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The correct twin: count 96, the consumer threads. Silent.
+gpu.module @done_count_of_the_consumers {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c6 = arith.constant 6 : index
+    %c32 = arith.constant 32 : index
+    %i1 = arith.constant 1 : i32
+    %count = arith.constant 96 : i32
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %consumer = arith.cmpi uge, %tid, %c32 : index
+    %full = mbarrier.alloc : !mbarrier.group<3>
+    %done = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<3>
+        mbarrier.init %done[%s], %count : !mbarrier.group<3>
+      }
+    }
+    gpu.barrier
+    scf.if %leader {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %again = arith.cmpi uge, %i, %c3 : index
+        scf.if %again {
+          %prev = arith.subi %lap, %c1 : index
+          %b = arith.index_cast %prev : index to i1
+          %p = arith.extui %b : i1 to i32
+          mbarrier.wait %done[%s], %p : !mbarrier.group<3>
+        }
+        mbarrier.arrive %full[%s] : !mbarrier.group<3>
+      }
+    }
+    scf.if %consumer {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %b = arith.index_cast %lap : index to i1
+        %p = arith.extui %b : i1 to i32
+        mbarrier.wait %full[%s], %p : !mbarrier.group<3>
+        mbarrier.arrive %done[%s] : !mbarrier.group<3>
+      }
+    }
+    gpu.return
+  }
+}

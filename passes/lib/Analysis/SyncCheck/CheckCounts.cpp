@@ -296,7 +296,11 @@ void Counter::checkArrivals() {
             continue;
         }
         const ExecSet &set = model.execSet(w);
-        if (set && model.hasRank(*set, r))
+        // In a loop, a wait whose executing set is unknown (under a
+        // condition on the trip: the producer's `if (k >= stages)`) may
+        // be one; the loop reports it gates are warnings, or need
+        // waitsPerTrip's known sets.
+        if ((set && model.hasRank(*set, r)) || (inLoop && !set))
           return w;
       }
       return static_cast<Operation *>(nullptr);
