@@ -456,3 +456,125 @@ gpu.module @done_count_of_the_consumers {
     gpu.return
   }
 }
+
+// -----
+
+// CUTLASS's cooperative kernel: thread 0 of each of the two math warp groups
+// releases a stage (two arrivals per trip), but three of the four empty
+// barriers are initialized with count 3: the ring's counts differ, and a
+// trip brings fewer arrivals than a count its index may name. A warning.
+gpu.module @ring_counts_differ {
+  gpu.func @k(%n: i32) kernel attributes {known_block_size = array<i32: 288, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %i128 = arith.constant 128 : i32
+    %count = arith.constant 3 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %math = arith.cmpi uge, %t, %i32 : i32
+    %m = arith.subi %t, %i32 : i32
+    %wl = arith.remui %m, %i128 : i32
+    %wg_leader = arith.cmpi eq, %wl, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %count : !mbarrier.group<4>
+      }
+      mbarrier.init %full[%c3], %i1 : !mbarrier.group<4>
+      mbarrier.init %empty[%c3], %i2 : !mbarrier.group<4>
+    }
+    nvvm.barrier0
+    scf.if %leader {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %empty[%stage], %ph {phase_offset = 1 : i32} : !mbarrier.group<4>
+        mbarrier.arrive %full[%stage] : !mbarrier.group<4>
+      }
+    }
+    scf.if %math {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %full[%stage], %ph : !mbarrier.group<4>
+        scf.if %wg_leader {
+          // expected-warning @+1 {{each trip of the loop makes 2 arrival(s) on a barrier of the group, some of whose barriers it may name are initialized with arrival count 3: fewer arrivals than the count}}
+          mbarrier.arrive %empty[%stage] : !mbarrier.group<4>
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The correct twin: count 2 on every stage. Silent.
+gpu.module @ring_counts_agree {
+  gpu.func @k(%n: i32) kernel attributes {known_block_size = array<i32: 288, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %i128 = arith.constant 128 : i32
+    %count = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %math = arith.cmpi uge, %t, %i32 : i32
+    %m = arith.subi %t, %i32 : i32
+    %wl = arith.remui %m, %i128 : i32
+    %wg_leader = arith.cmpi eq, %wl, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %count : !mbarrier.group<4>
+      }
+      mbarrier.init %full[%c3], %i1 : !mbarrier.group<4>
+      mbarrier.init %empty[%c3], %i2 : !mbarrier.group<4>
+    }
+    nvvm.barrier0
+    scf.if %leader {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %empty[%stage], %ph {phase_offset = 1 : i32} : !mbarrier.group<4>
+        mbarrier.arrive %full[%stage] : !mbarrier.group<4>
+      }
+    }
+    scf.if %math {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %full[%stage], %ph : !mbarrier.group<4>
+        scf.if %wg_leader {
+          mbarrier.arrive %empty[%stage] : !mbarrier.group<4>
+        }
+      }
+    }
+    gpu.return
+  }
+}

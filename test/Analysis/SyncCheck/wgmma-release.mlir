@@ -254,3 +254,63 @@ gpu.module @release_after_wait_group_zero {
     gpu.return
   }
 }
+
+// -----
+
+// examples/gemm.py's unrolled consumer: two tiles per trip; the first
+// tile's stage is released after the second tile's MMA is committed and
+// `wait_group 1` has freed the first tile's group, the second after
+// `wait_group 0`. The second tile's MMA reads another stage. Silent.
+gpu.module @unrolled_trip_releases_after_wait_group_one {
+  gpu.func @k(%n: i32, %descA: i64, %descB: i64) kernel attributes {known_block_size = array<i32: 160, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %consumer = arith.cmpi uge, %t, %i32 : i32
+    %first = arith.cmpi eq, %t, %i32 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    %c4 = arith.constant 4 : index
+    scf.if %leader {
+      scf.for %s = %c0 to %c4 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %i1 : !mbarrier.group<4>
+      }
+    }
+    nvvm.barrier0
+    scf.if %consumer {
+      %acc0 = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+      %accN = scf.for %i = %i0 to %n step %i1 iter_args(%acc = %acc0) -> (!llvm.struct<(f32, f32, f32, f32)>) : i32 {
+        %j0 = arith.muli %i, %i2 : i32
+        %j1 = arith.addi %j0, %i1 : i32
+        %s0 = arith.remui %j0, %i4 : i32
+        %s1 = arith.remui %j1, %i4 : i32
+        %stage0 = arith.index_cast %s0 : i32 to index
+        %stage1 = arith.index_cast %s1 : i32 to index
+        mbarrier.wait %full[%stage0], %i0 : !mbarrier.group<4>
+        %d0 = nvvm.wgmma.mma_async %descA, %descB, %acc, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+        nvvm.wgmma.commit.group.sync.aligned
+        mbarrier.wait %full[%stage1], %i0 : !mbarrier.group<4>
+        %d1 = nvvm.wgmma.mma_async %descA, %descB, %d0, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+        nvvm.wgmma.commit.group.sync.aligned
+        nvvm.wgmma.wait.group.sync.aligned 1
+        scf.if %first {
+          mbarrier.arrive %empty[%stage0] : !mbarrier.group<4>
+        }
+        nvvm.wgmma.wait.group.sync.aligned 0
+        scf.if %first {
+          mbarrier.arrive %empty[%stage1] : !mbarrier.group<4>
+        }
+        scf.yield %d1 : !llvm.struct<(f32, f32, f32, f32)>
+      }
+    }
+    gpu.return
+  }
+}

@@ -243,11 +243,88 @@ std::optional<int64_t> Counter::initCount(const BarrierKey &key) {
 }
 
 
+std::optional<int64_t> Counter::largestInitCount(const BarrierKey &key) {
+  // Only a ring whose stages are known ([first, second) of its index) and
+  // inits whose indices are known (a constant, a ring-init loop's range):
+  // a stage widened to the whole group would mix the full barriers' count
+  // with the empty ones'.
+  if (!key.range || key.range->second - key.range->first > 64)
+    return std::nullopt;
+  std::optional<int64_t> most;
+  initCount(key); // fills initsByRoot
+  for (auto &[init, k] : initsByRoot.lookup(key.root)) {
+    // The indices the init covers: its range, or the induction variable's
+    // of a ring-init loop of constant bounds.
+    std::optional<std::pair<int64_t, int64_t>> covers = k.range;
+    if (auto iv = dyn_cast<BlockArgument>(k.index); !covers && iv) {
+      Operation *loop = iv.getOwner()->getParentOp();
+      if (loop && isForLoop(loop) && iv.getArgNumber() == 0 &&
+          loop->getNumOperands() >= 3 && constantOf(loop->getOperand(0)) &&
+          constantOf(loop->getOperand(1)))
+        covers = std::make_pair(*constantOf(loop->getOperand(0)),
+                                *constantOf(loop->getOperand(1)));
+    }
+    if (!covers)
+      return std::nullopt;
+    if (covers->second <= key.range->first ||
+        key.range->second <= covers->first)
+      continue;
+    std::optional<int64_t> c = constantOf(init.getCount());
+    if (!c)
+      return std::nullopt;
+    most = std::max(most.value_or(*c), *c);
+  }
+  return most;
+}
+
+void Counter::checkMixedCounts(Operation *ctx, ArrayRef<const Event *> group,
+                               const BarrierKey &key, int64_t most) {
+  // A ring whose barriers have different counts (CUTLASS's stages of
+  // count 2 but three of them initialized with 3): a loop trip that brings
+  // fewer arrivals than a count of a barrier its index may name leaves
+  // that barrier's phase for a later trip (or for none).
+  if (ctx == fn.getOperation() || !closedWorld(key.root))
+    return;
+  bool waitedInLoop = llvm::any_of(waits, [&](Operation *w) {
+    return isa<WaitOp, TryWaitOp>(w) && barrierOf(w)->root == key.root &&
+           contextOf(w, fn) != fn.getOperation();
+  });
+  if (!waitedInLoop)
+    return;
+  PerRank total(model.ranks(), 0);
+  for (const Event *e : group) {
+    std::optional<PerRank> amounts = perRank(*e);
+    if (!amounts)
+      return;
+    for (int64_t r = 0; r < model.ranks(); ++r)
+      total[r] += (*amounts)[r];
+  }
+  for (int64_t r = 0; r < model.ranks(); ++r) {
+    if (total[r] == 0 || total[r] >= most)
+      continue;
+    out.report(group.front()->op, Severity::Warning, 4)
+        << "each trip of the loop makes " << total[r]
+        << " arrival(s) on a barrier of the group"
+        << (model.clusterDeclared() ? " of CTA " + std::to_string(r) : "")
+        << ", some of whose barriers it may name are initialized with "
+           "arrival count "
+        << most
+        << ": fewer arrivals than the count, so a phase needs several "
+           "trips (or never completes)";
+    return;
+  }
+}
+
 void Counter::checkArrivals() {
   forEachBarrier(arrivals, [&](Operation *ctx, ArrayRef<const Event *> group) {
     const BarrierKey &key = group.front()->key;
     std::optional<int64_t> count = initCount(key);
-    if (!count || *count < 1 || !closedWorld(key.root))
+    if (!count) {
+      if (std::optional<int64_t> most = largestInitCount(key))
+        checkMixedCounts(ctx, group, key, *most);
+      return;
+    }
+    if (*count < 1 || !closedWorld(key.root))
       return;
     int64_t ranks = model.ranks();
     PerRank total(ranks, 0);

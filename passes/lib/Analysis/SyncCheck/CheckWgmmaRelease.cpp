@@ -13,7 +13,8 @@
 // the scf.if regions in it): from an mbarrier wait (the full barrier of a
 // stage) to a later arrival on a barrier of the same stage (the index built from the same value, a
 // pipeline's `stage` and `stage + D`, or both constants), the wgmma groups
-// issued after the wait and still pending at the arrival. A warning: the
+// issued after the wait (before the next wait: an unrolled trip's next
+// tile reads another stage) and still pending at the arrival. A warning: the
 // race loses only in some launches. A release of another trip's stage (a
 // slot carried to the next trip, after `wait_group 1`) is not judged, nor
 // is an MMA in a nested loop that commits or waits.
@@ -81,6 +82,7 @@ struct Groups {
   Operation *open = nullptr;
   SmallVector<Operation *> committed;
   bool unknown = false;
+  bool window = true;
 
   void step(Operation *op) {
     op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
@@ -93,7 +95,11 @@ struct Groups {
         unknown = true; // groups per trip: not followed
         return WalkResult::skip();
       }
-      if (isWgmma(inner) && !open)
+      // The MMAs that read the stage: those before the next mbarrier wait
+      // (the next tile's stage, in an unrolled trip).
+      if (isa<WaitOp>(inner))
+        window = false;
+      if (isWgmma(inner) && window && !open)
         open = inner;
       if (isWgmmaCommit(inner)) {
         committed.push_back(open);

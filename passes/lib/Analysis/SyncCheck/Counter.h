@@ -64,6 +64,11 @@ private:
     return it->second;
   }
   std::optional<int64_t> initCount(const BarrierKey &key);
+  /// The largest constant count of the inits that may be `key`'s barrier
+  /// (none where one is not a constant).
+  std::optional<int64_t> largestInitCount(const BarrierKey &key);
+  void checkMixedCounts(Operation *ctx, ArrayRef<const Event *> group,
+                        const BarrierKey &key, int64_t most);
   void checkArrivals();
   void checkParity();
   void checkBytes();
