@@ -137,7 +137,7 @@ gpu.module @startup_deadlock_no_phase_offset {
         %stage = arith.index_cast %s : i32 to index
         %round = arith.divui %i, %i2 : i32
         %parity = arith.andi %round, %i1 : i32
-        // expected-error @+2 {{waits for phase 0 of a fresh barrier in the first trip (parity 0), and every arrival on it comes after another first-trip wait for phase 0, on a barrier whose every arrival comes after this wait: neither phase can complete, and every launch deadlocks at start-up}}
+        // expected-error @+2 {{waits for phase 0 of a fresh barrier in the first trip (parity 0), and every arrival on it comes after another first-trip wait for phase 0, on a barrier whose every arrival comes after this wait: neither phase can complete, and every launch deadlocks at start-up (the barrier that starts released, the empty barrier of a ring, is waited on with the producer's phase offset: parity 1 in the first round, phase_offset=1 in lang)}}
         // expected-note @+10 {{the other wait of the hand-off}}
         mbarrier.wait %empty[%stage], %parity : !mbarrier.group<2>
         mbarrier.arrive %full[%stage] : !mbarrier.group<2>
@@ -449,7 +449,7 @@ gpu.module @ring_constant_parity {
       scf.for %i = %i0 to %n step %i1 : i32 {
         %s = arith.remui %i, %i3 : i32
         %stage = arith.index_cast %s : i32 to index
-        // expected-warning @+1 {{waits on the stages of a ring of 3 with the same parity in every trip of a loop that can take more trips than the ring has stages}}
+        // expected-warning @+1 {{waits on the stages of a ring of 3 with the same parity in every trip of a loop that can take more trips than the ring has stages: each stage's barrier completes a phase per lap, so from the second lap on the wait returns at once, for the phase of the lap before (flip the parity once per lap: (trip / stages) & 1)}}
         mbarrier.wait %full[%stage], %i0 : !mbarrier.group<3>
         mbarrier.arrive %empty[%stage] : !mbarrier.group<3>
       }

@@ -73,7 +73,7 @@ gpu.module @m {
       %stage = llvm.getelementptr %buf[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       nvvm.barrier0
       %p = llvm.getelementptr %stage[%t] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
-      // expected-warning @+1 {{writes a staging buffer of a ring of 2 that the bulk store of 2 trip(s) earlier may still be reading (in a launch of more than 2 trips)}}
+      // expected-warning @+1 {{writes a staging buffer of a ring of 2 that the bulk store of 2 trip(s) earlier may still be reading (in a launch of more than 2 trips): the loop commits one bulk async-group per trip, and no cp.async.bulk.wait_group.read precedes the write in the trip; wait with cp.async.bulk.wait_group.read 1 (StorePipeline.acquire()) by the issuing thread before the buffer is written again}}
       llvm.store %t, %p : i32, !llvm.ptr<3>
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       nvvm.barrier0

@@ -56,7 +56,7 @@ gpu.module @release_without_wait_group {
         %d = nvvm.wgmma.mma_async %descA, %descB, %acc, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
         nvvm.wgmma.commit.group.sync.aligned
         scf.if %first {
-          // expected-warning @+1 {{releases a stage while a wgmma.mma_async that reads it may still run: no nvvm.wgmma.wait.group.sync.aligned between them frees its group (wait_group N keeps the newest N groups pending), so the producer's next copy into the stage can overwrite operands the MMA has not read yet (facebookexperimental/triton#1278)}}
+          // expected-warning @+1 {{releases a stage while a wgmma.mma_async that reads it may still run: no nvvm.wgmma.wait.group.sync.aligned between them frees its group (wait_group N keeps the newest N groups pending), so the producer's next copy into the stage can overwrite operands the MMA has not read yet (facebookexperimental/triton#1278): wait for it with wait_group 0, or release the stage one trip later after wait_group 1}}
           mbarrier.arrive %empty[%stage] : !mbarrier.group<2>
         }
         scf.yield %d : !llvm.struct<(f32, f32, f32, f32)>

@@ -482,24 +482,25 @@ void checkRings(FunctionOpInterface fn, SPMDModel &model, Reporter &out) {
         if (trips && *trips <= d0)
           continue;
         bool every = trips.has_value();
-        out.report(write, every ? Severity::Error : Severity::Warning,
-                   kStagingSlot)
-            << "writes a staging buffer of a ring of " << d
-            << " that the bulk store of " << d0
-            << " trip(s) earlier may still be reading"
-            << (every ? "" : " (in a launch of more than " +
-                                 std::to_string(d0) + " trips)")
-            << ": the loop commits one bulk async-group per trip, and "
-            << (freedAfter ? "the cp.async.bulk.wait_group.read " +
-                                 std::to_string(*freedAfter) +
-                                 " before the write keeps the newest " +
-                                 std::to_string(*freedAfter) +
-                                 " group(s) pending"
-                           : std::string("no cp.async.bulk.wait_group.read "
-                                         "precedes the write in the trip"))
-            << "; wait with cp.async.bulk.wait_group.read " << d0 - 1
-            << " (StorePipeline.acquire()) by the issuing thread before the "
-               "buffer is written again";
+        auto diag = out.report(write,
+                               every ? Severity::Error : Severity::Warning,
+                               kStagingSlot);
+        diag << "writes a staging buffer of a ring of " << d
+             << " that the bulk store of " << d0
+             << " trip(s) earlier may still be reading";
+        if (!every)
+          diag << " (in a launch of more than " << d0 << " trips)";
+        diag << ": the loop commits one bulk async-group per trip, and ";
+        if (freedAfter)
+          diag << "the cp.async.bulk.wait_group.read " << *freedAfter
+               << " before the write keeps the newest " << *freedAfter
+               << " group(s) pending";
+        else
+          diag << "no cp.async.bulk.wait_group.read precedes the write in "
+                  "the trip";
+        diag << "; wait with cp.async.bulk.wait_group.read " << d0 - 1
+             << " (StorePipeline.acquire()) by the issuing thread before the "
+                "buffer is written again";
         out.note(write, kStagingSlot, store->getLoc(),
                  "the bulk store that reads the buffer");
         return;

@@ -174,19 +174,19 @@ void checksync::checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
     auto [mma, committed] = groups.pending();
     if (groups.unknown || !mma)
       return;
-    out.report(release, Severity::Warning, kWgmmaReleaseSlot)
-        << "releases a stage while a wgmma.mma_async that reads it may still "
-           "run: "
-        << (committed ? "no nvvm.wgmma.wait.group.sync.aligned between them "
-                        "frees its group (wait_group N keeps the newest N "
-                        "groups pending)"
-                      : "its group is not committed (nvvm.wgmma.commit.group."
-                        "sync.aligned) before the release, and no wait frees "
-                        "an open group")
-        << ", so the producer's next copy into the stage can overwrite "
-           "operands the MMA has not read yet (facebookexperimental/"
-           "triton#1278): wait for it with wait_group 0, or release the stage "
-           "one trip later after wait_group 1";
+    auto diag = out.report(release, Severity::Warning, kWgmmaReleaseSlot);
+    diag << "releases a stage while a wgmma.mma_async that reads it may "
+            "still run: ";
+    if (committed)
+      diag << "no nvvm.wgmma.wait.group.sync.aligned between them frees its "
+              "group (wait_group N keeps the newest N groups pending)";
+    else
+      diag << "its group is not committed (nvvm.wgmma.commit.group.sync."
+              "aligned) before the release, and no wait frees an open group";
+    diag << ", so the producer's next copy into the stage can overwrite "
+            "operands the MMA has not read yet (facebookexperimental/"
+            "triton#1278): wait for it with wait_group 0, or release the "
+            "stage one trip later after wait_group 1";
     out.note(release, kWgmmaReleaseSlot, mma->getLoc(),
              "the wgmma.mma_async that reads the stage");
   });
