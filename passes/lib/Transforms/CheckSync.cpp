@@ -63,6 +63,7 @@ struct MBarrierCheckSyncPass
       checkInit(target, model, out);
       checkRanks(target, model, out);
       checkStagingBuffers(target, model, out);
+      checkWgmmaRelease(target, model, out);
       checkNamedBarriers(target, model, out);
       checkDeadlock(target, model, out);
       failed |= out.emit(strict);

@@ -133,7 +133,9 @@ gpu.module @empty_count_misses_multicast {
 
 // -----
 
-// Three arrivals per trip on a count-2 barrier waited every trip.
+// Three arrivals per trip on a count-2 barrier waited every trip, from one
+// arrive (lane 0 of each of three warps): one execution of the op brings
+// more arrivals than the count, the error of class 3 wherever it runs.
 gpu.module @loop_over_arrival {
   gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -153,12 +155,121 @@ gpu.module @loop_over_arrival {
     }
     nvvm.barrier0
     %p = scf.for %i = %c0 to %n step %c1 iter_args(%phase = %zero) -> (i32) {
-      // expected-warning @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips}}
+      // expected-error @+1 {{arrives 3 times on a barrier initialized with arrival count 2}}
       mbarrier.arrive %g[%c0] if %lane0 : !mbarrier.group<1>
       mbarrier.wait %g[%c0], %phase : !mbarrier.group<1>
       nvvm.barrier0
       %next = arith.xori %phase, %one : i32
       scf.yield %next : i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Three arrivals per trip from three ops of one thread each, on a count-2
+// barrier waited once per trip. With a run-time trip count, a launch of one
+// trip completes its phase: a warning.
+gpu.module @loop_three_ops_run_time {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.for %i = %c0 to %n step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.andi %ii, %one : i32
+      scf.if %leader {
+        // expected-warning @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips}}
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      }
+      mbarrier.wait %g[%c0], %p : !mbarrier.group<1>
+      nvvm.barrier0
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same in a loop of four trips: every launch runs the second trip,
+// whose phase completes with its first arrival (the fourth in all), before
+// the trip's other two; the leader, which waits after all of them, finds
+// the barrier two phases on and waits for one that never completes. An
+// error (docs/checker.md, class 3).
+gpu.module @loop_three_ops_constant {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.for %i = %c0 to %c4 step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.andi %ii, %one : i32
+      scf.if %leader {
+        // expected-error @+1 {{each trip of the loop makes 3 arrival(s) on the barrier, initialized with arrival count 2: more arrivals per phase than the count, so the phases drift from the trips; the barrier is waited on once per trip of a loop of 4 trips, so from the second trip on the wait is for a phase that completes before the trip's arrivals are made}}
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      }
+      mbarrier.wait %g[%c0], %p : !mbarrier.group<1>
+      nvvm.barrier0
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The correct twin: two arrivals per trip on the count-2 barrier, and a
+// CTA barrier after each trip's wait (no thread runs a phase ahead). Silent.
+gpu.module @loop_two_ops_constant {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %zero : i32
+    %g = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %leader {
+      mbarrier.init %g[%c0], %two : !mbarrier.group<1>
+    }
+    nvvm.barrier0
+    scf.for %i = %c0 to %c4 step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %p = arith.andi %ii, %one : i32
+      scf.if %leader {
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+        mbarrier.arrive %g[%c0] : !mbarrier.group<1>
+      }
+      mbarrier.wait %g[%c0], %p : !mbarrier.group<1>
+      nvvm.barrier0
     }
     gpu.return
   }
@@ -233,6 +344,237 @@ gpu.module @counts_match {
     }
     nvvm.cluster.arrive
     nvvm.cluster.wait
+    gpu.return
+  }
+}
+
+// -----
+
+// Upstream nvgpu's matmul ring (mbarTMA / mbarDONE), raised: the producer
+// waits on the done barriers only from the second lap on (under a condition
+// on the trip, an executing set the model does not know), and the 96
+// consumer threads arrive on a done barrier of count 128 each trip: a phase
+// needs more than one trip. A warning.
+gpu.module @done_count_above_the_consumers {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c6 = arith.constant 6 : index
+    %c32 = arith.constant 32 : index
+    %i1 = arith.constant 1 : i32
+    %count = arith.constant 128 : i32
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %consumer = arith.cmpi uge, %tid, %c32 : index
+    %full = mbarrier.alloc : !mbarrier.group<3>
+    %done = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<3>
+        mbarrier.init %done[%s], %count : !mbarrier.group<3>
+      }
+    }
+    gpu.barrier
+    scf.if %leader {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %again = arith.cmpi uge, %i, %c3 : index
+        scf.if %again {
+          %prev = arith.subi %lap, %c1 : index
+          %b = arith.index_cast %prev : index to i1
+          %p = arith.extui %b : i1 to i32
+          mbarrier.wait %done[%s], %p : !mbarrier.group<3>
+        }
+        mbarrier.arrive %full[%s] : !mbarrier.group<3>
+      }
+    }
+    scf.if %consumer {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %b = arith.index_cast %lap : index to i1
+        %p = arith.extui %b : i1 to i32
+        mbarrier.wait %full[%s], %p : !mbarrier.group<3>
+        // expected-warning @+1 {{each trip of the loop makes 96 arrival(s) on the barrier, initialized with arrival count 128: fewer arrivals than the count}}
+        mbarrier.arrive %done[%s] : !mbarrier.group<3>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The correct twin: count 96, the consumer threads. Silent.
+gpu.module @done_count_of_the_consumers {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c6 = arith.constant 6 : index
+    %c32 = arith.constant 32 : index
+    %i1 = arith.constant 1 : i32
+    %count = arith.constant 96 : i32
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %consumer = arith.cmpi uge, %tid, %c32 : index
+    %full = mbarrier.alloc : !mbarrier.group<3>
+    %done = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<3>
+        mbarrier.init %done[%s], %count : !mbarrier.group<3>
+      }
+    }
+    gpu.barrier
+    scf.if %leader {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %again = arith.cmpi uge, %i, %c3 : index
+        scf.if %again {
+          %prev = arith.subi %lap, %c1 : index
+          %b = arith.index_cast %prev : index to i1
+          %p = arith.extui %b : i1 to i32
+          mbarrier.wait %done[%s], %p : !mbarrier.group<3>
+        }
+        mbarrier.arrive %full[%s] : !mbarrier.group<3>
+      }
+    }
+    scf.if %consumer {
+      scf.for %i = %c0 to %c6 step %c1 {
+        %s = arith.remui %i, %c3 : index
+        %lap = arith.divui %i, %c3 : index
+        %b = arith.index_cast %lap : index to i1
+        %p = arith.extui %b : i1 to i32
+        mbarrier.wait %full[%s], %p : !mbarrier.group<3>
+        mbarrier.arrive %done[%s] : !mbarrier.group<3>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// CUTLASS's cooperative kernel: thread 0 of each of the two math warp groups
+// releases a stage (two arrivals per trip), but three of the four empty
+// barriers are initialized with count 3: the ring's counts differ, and a
+// trip brings fewer arrivals than a count its index may name. A warning.
+gpu.module @ring_counts_differ {
+  gpu.func @k(%n: i32) kernel attributes {known_block_size = array<i32: 288, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %i128 = arith.constant 128 : i32
+    %count = arith.constant 3 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %math = arith.cmpi uge, %t, %i32 : i32
+    %m = arith.subi %t, %i32 : i32
+    %wl = arith.remui %m, %i128 : i32
+    %wg_leader = arith.cmpi eq, %wl, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %count : !mbarrier.group<4>
+      }
+      mbarrier.init %full[%c3], %i1 : !mbarrier.group<4>
+      mbarrier.init %empty[%c3], %i2 : !mbarrier.group<4>
+    }
+    nvvm.barrier0
+    scf.if %leader {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %empty[%stage], %ph {phase_offset = 1 : i32} : !mbarrier.group<4>
+        mbarrier.arrive %full[%stage] : !mbarrier.group<4>
+      }
+    }
+    scf.if %math {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %full[%stage], %ph : !mbarrier.group<4>
+        scf.if %wg_leader {
+          // expected-warning @+1 {{each trip of the loop makes 2 arrival(s) on a barrier of the group, some of whose barriers it may name are initialized with arrival count 3: fewer arrivals than the count}}
+          mbarrier.arrive %empty[%stage] : !mbarrier.group<4>
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The correct twin: count 2 on every stage. Silent.
+gpu.module @ring_counts_agree {
+  gpu.func @k(%n: i32) kernel attributes {known_block_size = array<i32: 288, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %i128 = arith.constant 128 : i32
+    %count = arith.constant 2 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %leader = arith.cmpi eq, %t, %i0 : i32
+    %math = arith.cmpi uge, %t, %i32 : i32
+    %m = arith.subi %t, %i32 : i32
+    %wl = arith.remui %m, %i128 : i32
+    %wg_leader = arith.cmpi eq, %wl, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    scf.if %leader {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %count : !mbarrier.group<4>
+      }
+      mbarrier.init %full[%c3], %i1 : !mbarrier.group<4>
+      mbarrier.init %empty[%c3], %i2 : !mbarrier.group<4>
+    }
+    nvvm.barrier0
+    scf.if %leader {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %empty[%stage], %ph {phase_offset = 1 : i32} : !mbarrier.group<4>
+        mbarrier.arrive %full[%stage] : !mbarrier.group<4>
+      }
+    }
+    scf.if %math {
+      scf.for %i = %i0 to %n step %i1 : i32 {
+        %s = arith.remui %i, %i4 : i32
+        %stage = arith.index_cast %s : i32 to index
+        %lap = arith.divui %i, %i4 : i32
+        %ph = arith.andi %lap, %i1 : i32
+        mbarrier.wait %full[%stage], %ph : !mbarrier.group<4>
+        scf.if %wg_leader {
+          mbarrier.arrive %empty[%stage] : !mbarrier.group<4>
+        }
+      }
+    }
     gpu.return
   }
 }

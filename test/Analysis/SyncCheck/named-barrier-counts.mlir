@@ -1,4 +1,4 @@
-// Class 10: named-barrier ids and thread counts (docs/checker.md). A
+// Class 11: named-barrier ids and thread counts (docs/checker.md). A
 // bar.sync that waits for more threads than ever use its id is an error
 // (every launch hangs); one id with two counts used by groups that share no
 // warp (the id of two roles, flashinfer-ai/flashinfer#4533) a warning.

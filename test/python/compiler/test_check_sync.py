@@ -297,3 +297,97 @@ def test_a_lang_barrier_without_its_prologue_is_refused():
     assert _silent(build(True)) == []
     with pytest.raises(CompileError, match="uses barrier 0 of a group that is never initialized"):
         build(False).compile(emit="nvvm")
+
+
+# A second group of the pool left out of k.prologue() (issue 30, item 5):
+# the init of one group does not initialize the others. A barrier group
+# whose only uses are in loops of a run-time trip count is a warning (an
+# error with strict=True); a pipe whose tail runs, and an ordered sequence
+# turned in a loop of constant trips, are errors.
+def _pool_kernel(left_out):
+    from mbarrier_dialect import lang
+    from mbarrier_dialect.lang import Kernel, MBarrier, if_then
+
+    with Kernel("pool", block=64, params=[("tmap", "ptr"), ("n", "i32")]) as k:
+        pool = k.smem_pool()
+        flag = MBarrier(pool, 2)
+        pipe = lang.Pipeline(pool, 2, kind="tma")
+        order = lang.OrderedSequence(pool, depth=2, groups=2, arrivals=32)
+        tiles = pool.alloc((2, 256), "i32", align=128)
+        pool.commit()
+        k.prologue({} if left_out == "group" else {flag: 1},
+                   pipes=[] if left_out == "pipe" else [pipe],
+                   sequences=[] if left_out == "sequence" else [order])
+        tid = k.thread_rank()
+        with if_then(tid == 0):
+            producer = pipe.producer()
+            for t in lang.range(4, carry=[producer]):
+                slot = producer.acquire()
+                slot.cp_async_bulk_tensor(tiles, k.param("tmap"), [t * 4, 0], box_bytes=1024)
+                slot.commit(bytes=1024)
+            producer.tail()
+        with if_then(tid == 32):
+            consumer = pipe.consumer()
+            for t in lang.range(4, carry=[consumer]):
+                slot = consumer.wait()
+                slot.release()
+        for t in lang.range(k.param("n")):
+            with if_then(tid == 0):
+                flag.arrive(0)
+            flag.wait(0, t % 2)
+            k.sync_threads()
+        me = order.start(tid // 32)
+        for t in lang.range(4, carry=[me]):
+            turn = me.wait()
+            turn.arrive()
+    return k
+
+
+def test_each_group_of_the_pool_needs_its_own_init():
+    assert _silent(_pool_kernel(None)) == []
+    for left_out in ("pipe", "sequence"):
+        kernel = _pool_kernel(left_out)
+        with pytest.raises(CompileError, match="uses a barrier of a group that is never initialized"):
+            kernel.compile(emit="nvvm")
+    with pytest.warns(SyncCheckWarning, match="may use barrier 0 of a group that is never initialized"):
+        _pool_kernel("group").compile(emit="nvvm")
+    with pytest.raises(CompileError, match="may use barrier 0 of a group that is never initialized"):
+        _pool_kernel("group").compile(emit="nvvm", strict=True)
+
+
+# A StorePipeline buffer rewritten in a later trip of lang.range without
+# acquire() (issue 30, item 3): the write of trip 2 goes into the buffer
+# that the store of trip 0 may still read. An error in a loop of 4 trips,
+# a warning for a run-time trip count; with acquire() silent.
+def _store_ring_kernel(acquire, tiles):
+    from mbarrier_dialect import lang
+    from mbarrier_dialect.lang import Kernel, if_then
+
+    with Kernel("tile_out", block=128, params=[("omap", "ptr"), ("tiles", "i32")]) as sk:
+        pool = sk.smem_pool()
+        stores = lang.StorePipeline(pool, 2, (32, 32), "i32")
+        pool.commit()
+        tid = sk.thread_rank()
+        for t in lang.range(sk.param("tiles") if tiles is None else tiles):
+            if acquire:
+                with if_then(tid == 0):
+                    stores.acquire()
+            sk.sync_threads()
+            for j in range(8):
+                sk.store(t * 8 + j, stores.buffer(t), j * 128 + tid)
+            sk.fence_proxy_async()
+            sk.sync_threads()
+            with if_then(tid == 0):
+                stores.store(t, sk.param("omap"), [t * 32, 0])
+        with if_then(tid == 0):
+            stores.tail()
+    return sk
+
+
+def test_a_store_ring_rewritten_without_acquire_is_reported():
+    assert _silent(_store_ring_kernel(True, 4)) == []
+    assert _silent(_store_ring_kernel(True, None)) == []
+    with pytest.raises(CompileError, match="writes a staging buffer of a ring of 2 that the bulk store of 2 trip"):
+        _store_ring_kernel(False, 4).compile(emit="nvvm")
+    with pytest.warns(SyncCheckWarning, match="in a launch of more than 2 trips"):
+        _store_ring_kernel(False, None).compile(emit="nvvm")

@@ -16,18 +16,34 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     and warnings for what is probably wrong, and says nothing where it
     cannot decide:
 
-    1. init not made visible (fence_init + cluster barrier) before a remote
-       arrival or multicast copy;
-    2. a CTA that may exit while peers still arrive on its barriers;
+    The classes, numbered as in docs/checker.md:
+
+    1. init not visible before a cross-CTA use (fence_init + cluster
+       barrier), or within the CTA before a use by other threads;
+    2. a CTA that may exit while peers still reach its memory;
     3. more arrivals per phase than the init count;
     4. fewer arrivals than the init count (the phase never completes);
-    5. a loop that waits on the same parity in every trip;
+    5. parity misuse: the same parity in every trip, a wait after a loop
+       with the parity of before it, a startup deadlock (a first wait on a
+       fresh empty barrier without the phase offset), a loop that arrives
+       and never waits (no back-pressure);
     6. expected transaction bytes different from the bytes of the bulk
        copies that complete on the barrier;
     7. memory order too weak for a cross-CTA hand-off (cta-scope waits or
        arrivals on a barrier that other CTAs arrive on; a relaxed remote
        arrival after stores with no fence);
-    8. a barrier used after `inval`, or initialized again while live.
+    8. a barrier used after `inval` or never initialized (per group: each
+       group, pipe and ordered sequence of a pool needs its own init),
+       initialized again while live, or by several threads;
+    9. a target rank, computed from the CTA's rank, outside the cluster;
+    10. a bulk store's staging buffer written before the store has read it;
+    11. named-barrier ids and thread counts (a bar.sync that waits for more
+        threads than ever use its id; one id of two roles);
+    12. deadlock across barriers (a cycle of the wait-for graph);
+    16. a target rank computed from the CTA's id in the grid (blockIdx)
+        that leaves the cluster;
+    17. a pipeline stage released while a wgmma that reads it may still
+        run (no wgmma.wait_group that frees it).
 
     The assumptions and what the analysis cannot see: docs/checker.md.
     It changes nothing; errors fail the pass (with `strict`, warnings too).

@@ -243,11 +243,88 @@ std::optional<int64_t> Counter::initCount(const BarrierKey &key) {
 }
 
 
+std::optional<int64_t> Counter::largestInitCount(const BarrierKey &key) {
+  // Only a ring whose stages are known ([first, second) of its index) and
+  // inits whose indices are known (a constant, a ring-init loop's range):
+  // a stage widened to the whole group would mix the full barriers' count
+  // with the empty ones'.
+  if (!key.range || key.range->second - key.range->first > 64)
+    return std::nullopt;
+  std::optional<int64_t> most;
+  initCount(key); // fills initsByRoot
+  for (auto &[init, k] : initsByRoot.lookup(key.root)) {
+    // The indices the init covers: its range, or the induction variable's
+    // of a ring-init loop of constant bounds.
+    std::optional<std::pair<int64_t, int64_t>> covers = k.range;
+    if (auto iv = dyn_cast<BlockArgument>(k.index); !covers && iv) {
+      Operation *loop = iv.getOwner()->getParentOp();
+      if (loop && isForLoop(loop) && iv.getArgNumber() == 0 &&
+          loop->getNumOperands() >= 3 && constantOf(loop->getOperand(0)) &&
+          constantOf(loop->getOperand(1)))
+        covers = std::make_pair(*constantOf(loop->getOperand(0)),
+                                *constantOf(loop->getOperand(1)));
+    }
+    if (!covers)
+      return std::nullopt;
+    if (covers->second <= key.range->first ||
+        key.range->second <= covers->first)
+      continue;
+    std::optional<int64_t> c = constantOf(init.getCount());
+    if (!c)
+      return std::nullopt;
+    most = std::max(most.value_or(*c), *c);
+  }
+  return most;
+}
+
+void Counter::checkMixedCounts(Operation *ctx, ArrayRef<const Event *> group,
+                               const BarrierKey &key, int64_t most) {
+  // A ring whose barriers have different counts (CUTLASS's stages of
+  // count 2 but three of them initialized with 3): a loop trip that brings
+  // fewer arrivals than a count of a barrier its index may name leaves
+  // that barrier's phase for a later trip (or for none).
+  if (ctx == fn.getOperation() || !closedWorld(key.root))
+    return;
+  bool waitedInLoop = llvm::any_of(waits, [&](Operation *w) {
+    return isa<WaitOp, TryWaitOp>(w) && barrierOf(w)->root == key.root &&
+           contextOf(w, fn) != fn.getOperation();
+  });
+  if (!waitedInLoop)
+    return;
+  PerRank total(model.ranks(), 0);
+  for (const Event *e : group) {
+    std::optional<PerRank> amounts = perRank(*e);
+    if (!amounts)
+      return;
+    for (int64_t r = 0; r < model.ranks(); ++r)
+      total[r] += (*amounts)[r];
+  }
+  for (int64_t r = 0; r < model.ranks(); ++r) {
+    if (total[r] == 0 || total[r] >= most)
+      continue;
+    out.report(group.front()->op, Severity::Warning, 4)
+        << "each trip of the loop makes " << total[r]
+        << " arrival(s) on a barrier of the group"
+        << (model.clusterDeclared() ? " of CTA " + std::to_string(r) : "")
+        << ", some of whose barriers it may name are initialized with "
+           "arrival count "
+        << most
+        << ": fewer arrivals than the count, so a phase needs several "
+           "trips (or never completes)";
+    return;
+  }
+}
+
 void Counter::checkArrivals() {
   forEachBarrier(arrivals, [&](Operation *ctx, ArrayRef<const Event *> group) {
     const BarrierKey &key = group.front()->key;
     std::optional<int64_t> count = initCount(key);
-    if (!count || *count < 1 || !closedWorld(key.root))
+    if (!count) {
+      if (std::optional<int64_t> most = largestInitCount(key))
+        checkMixedCounts(ctx, group, key, *most);
+      return;
+    }
+    if (*count < 1 || !closedWorld(key.root))
       return;
     int64_t ranks = model.ranks();
     PerRank total(ranks, 0);
@@ -296,7 +373,11 @@ void Counter::checkArrivals() {
             continue;
         }
         const ExecSet &set = model.execSet(w);
-        if (set && model.hasRank(*set, r))
+        // In a loop, a wait whose executing set is unknown (under a
+        // condition on the trip: the producer's `if (k >= stages)`) may
+        // be one; the loop reports it gates are warnings, or need
+        // waitsPerTrip's known sets.
+        if ((set && model.hasRank(*set, r)) || (inLoop && !set))
           return w;
       }
       return static_cast<Operation *>(nullptr);
@@ -325,6 +406,13 @@ void Counter::checkArrivals() {
                 << *count;
       return;
     }
+    // An op above the count on its own has its report (the same op and
+    // slot): the trip's sum adds nothing to it.
+    if (reportedOne)
+      return;
+    // Every launch runs at least two trips: an scf.for of constant bounds.
+    bool every = isForLoop(ctx) && !atMostOneTrip(ctx) &&
+                 constantTrips(ctx).has_value();
     for (int64_t r = 0; r < ranks; ++r) {
       if (total[r] == 0 || !waitsIn(r, true, false))
         continue;
@@ -332,10 +420,8 @@ void Counter::checkArrivals() {
         // k phases per trip (k >= 2) for a waiter that waits once per trip:
         // its waits fall behind the phases from the first trip on.
         int64_t phases = total[r] / *count;
-        if (phases < 2 || reportedOne || waitsPerTrip(key, ctx, r) != 1)
+        if (phases < 2 || waitsPerTrip(key, ctx, r) != 1)
           continue;
-        bool every = isForLoop(ctx) && !atMostOneTrip(ctx) &&
-                     constantTrips(ctx).has_value();
         out.report(group.front()->op,
                    every ? Severity::Error : Severity::Warning, 3)
             << "each trip of the loop makes " << total[r]
@@ -347,7 +433,21 @@ void Counter::checkArrivals() {
                "phase than the count)";
         break;
       }
-      if (total[r] > *count)
+      if (total[r] > *count && every && waitsPerTrip(key, ctx, r) == 1)
+        // The second trip's phase completes with the (count + 1)-th
+        // arrival after the first phase, before that trip's own arrivals
+        // (more than the count) are all made: its wait returns for a phase
+        // of the trips before, or waits for one past the last arrival.
+        out.report(group.front()->op, Severity::Error, 3)
+            << "each trip of the loop makes " << total[r]
+            << " arrival(s) on the barrier" << where << rankText(r)
+            << ", initialized with arrival count " << *count
+            << ": more arrivals per phase than the count, so the phases "
+               "drift from the trips; the barrier is waited on once per trip "
+               "of a loop of " << *constantTrips(ctx)
+            << " trips, so from the second trip on the wait is for a phase "
+               "that completes before the trip's arrivals are made";
+      else if (total[r] > *count)
         out.report(group.front()->op, Severity::Warning, 3)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
@@ -393,7 +493,7 @@ void Counter::checkBytes() {
     for (const Event *e : group) {
       std::optional<PerRank> amounts = perRank(*e);
       if (!amounts)
-        return;
+        return checkBytesPerThread(group, landing);
       for (int64_t r = 0; r < ranks; ++r)
         expected[r] += (*amounts)[r];
     }
@@ -427,6 +527,95 @@ void Counter::checkBytes() {
   });
 }
 
+/// An amount per point of `e`'s executing set (where its `if %pred`
+/// holds), for an op on its own CTA's barrier; none where one does not
+/// evaluate.
+static std::optional<llvm::DenseMap<unsigned, int64_t>>
+perPoint(const Event &e, SPMDModel &model) {
+  const ExecSet &set = model.execSet(e.op);
+  if (!set || !e.local || e.mask || e.rank)
+    return std::nullopt;
+  llvm::DenseMap<unsigned, int64_t> result;
+  for (unsigned b : set->set_bits()) {
+    Point p = model.point(b);
+    if (e.pred) {
+      std::optional<int64_t> pred = model.evalInt(e.pred, p);
+      if (!pred)
+        return std::nullopt;
+      if (!*pred)
+        continue;
+    }
+    int64_t amount = e.constAmount.value_or(1);
+    if (e.amount) {
+      std::optional<int64_t> a = model.evalInt(e.amount, p);
+      if (!a || *a < 0)
+        return std::nullopt;
+      amount = *a;
+    }
+    result[b] += amount;
+  }
+  return result;
+}
+
+void Counter::checkBytesPerThread(ArrayRef<const Event *> group,
+                                  ArrayRef<const Event *> landing) {
+  // A barrier index that differs between the threads (a stage per warp:
+  // DeepEP's lane 0 of each warp on its own ring): where each thread
+  // expects bytes and copies onto the barrier of the same index value
+  // (the same SSA index, in the same trip), and every thread's expected
+  // bytes exceed (or fall short of) its copies', every barrier it reaches
+  // does the same.
+  const BarrierKey &key = group.front()->key;
+  if (key.constIndex || landing.empty())
+    return;
+  llvm::DenseMap<unsigned, int64_t> expected, brought;
+  auto add = [&](ArrayRef<const Event *> events,
+                 llvm::DenseMap<unsigned, int64_t> &into) {
+    for (const Event *e : events) {
+      if (e->key.index != key.index)
+        return false;
+      std::optional<llvm::DenseMap<unsigned, int64_t>> amounts =
+          perPoint(*e, model);
+      if (!amounts)
+        return false;
+      for (auto [b, a] : *amounts)
+        into[b] += a;
+    }
+    return true;
+  };
+  if (!add(group, expected) || !add(landing, brought) || expected.empty())
+    return;
+  int64_t more = 0, fewer = 0;
+  std::optional<int64_t> shownExpected, shownBrought;
+  for (auto [b, a] : expected) {
+    int64_t c = brought.lookup(b);
+    more += a > c;
+    fewer += a < c;
+    if (!shownExpected) {
+      shownExpected = a;
+      shownBrought = c;
+    }
+  }
+  for (auto [b, c] : brought)
+    if (!expected.count(b))
+      return; // copies by threads that expect nothing: not paired
+  if (more && !fewer && more == static_cast<int64_t>(expected.size()))
+    out.report(group.front()->op,
+               waited(key.root) ? Severity::Error : Severity::Warning, 6)
+        << "expects " << *shownExpected
+        << " transaction bytes on the barrier each of its threads addresses, "
+           "but the bulk copies that complete on it bring "
+        << *shownBrought << " bytes: the phase never completes";
+  else if (fewer && !more && fewer == static_cast<int64_t>(expected.size()))
+    out.report(group.front()->op,
+               waited(key.root) ? Severity::Error : Severity::Warning, 6)
+        << "expects " << *shownExpected
+        << " transaction bytes on the barrier each of its threads addresses, "
+           "but the bulk copies that complete on it bring "
+        << *shownBrought
+        << " bytes: the phase can complete before all the data has landed";
+}
+
 void Counter::run() {
   collect();
   if (model.countable()) {
@@ -436,6 +625,7 @@ void Counter::run() {
   checkParity();
   checkParityAfterLoop();
   checkRunAhead();
+  checkStartupDeadlock();
 }
 
 

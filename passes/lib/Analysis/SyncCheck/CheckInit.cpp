@@ -176,6 +176,47 @@ std::optional<SmallVector<Value>> viewsOfGlobal(FunctionOpInterface fn,
   return views;
 }
 
+/// One report for the uses of a never-initialized group (a pipe's ops each
+/// compute their own index): at the first use that certainly executes (an
+/// error), else at the first use (a warning); a note at the op that makes
+/// the group.
+void reportNeverInitialized(SmallVector<const Use *> &never, Operation *group,
+                            bool kernel, FunctionOpInterface fn,
+                            SPMDModel &model,
+                            const llvm::DenseMap<Operation *, unsigned> &order,
+                            Reporter &out) {
+  llvm::sort(never, [&](const Use *a, const Use *b) {
+    return order.lookup(a->op) < order.lookup(b->op);
+  });
+  const Use *const *sure = llvm::find_if(never, [&](const Use *use) {
+    return kernel && certainlyExecuted(use->op, fn, model);
+  });
+  bool certain = sure != never.end();
+  const Use *first = certain ? *sure : never.front();
+  std::string which =
+      first->key.constIndex
+          ? "barrier " + std::to_string(*first->key.constIndex) + " of "
+          : std::string("a barrier of ");
+  if (certain)
+    out.report(first->op, Severity::Error, kNeverInitSlot)
+        << "uses " << which
+        << "a group that is never initialized: the kernel has no "
+           "mbarrier.init of it (nor an mbarrier.pipe.init of its pipe), "
+           "and every mbarrier operation but init is undefined on an "
+           "uninitialized barrier (initialize it from one thread and "
+           "synchronize before any use: k.prologue() in lang)";
+  else
+    out.report(first->op, Severity::Warning, kNeverInitSlot)
+        << "may use " << which
+        << "a group that is never initialized: the kernel has no "
+           "mbarrier.init of it (nor an mbarrier.pipe.init of its pipe), "
+           "and every mbarrier operation but init is undefined on an "
+           "uninitialized barrier";
+  out.note(first->op, kNeverInitSlot, group->getLoc(),
+           isa<AllocOp>(group) ? "the group is allocated here"
+                               : "the group is a view of memory made here");
+}
+
 void checkNeverInitialized(FunctionOpInterface fn, SPMDModel &model,
                            Reporter &out) {
   // The groups to check, each with what aliases it: an alloc alone; the
@@ -199,7 +240,16 @@ void checkNeverInitialized(FunctionOpInterface fn, SPMDModel &model,
       [&](Operation *op) { order.try_emplace(op, order.size()); });
 
   bool kernel = isKernelFunction(fn) && isStructured(fn);
-  for (auto &[group, roots] : classes) {
+  // Views that no other view may overlap (SyncViews.cpp): an init through
+  // one of them cannot reach another's barriers.
+  SmallVector<Value> open = openRoots(fn);
+  auto mayReach = [&](const BarrierKey &init, const BarrierKey &use) {
+    if (init.root == use.root)
+      return !init.differentFrom(use);
+    return llvm::is_contained(open, init.root) ||
+           llvm::is_contained(open, use.root);
+  };
+  for (auto &[made, roots] : classes) {
     SmallVector<Use> uses;
     if (!llvm::all_of(roots, [&](Value root) { return usesInSight(root, uses); }))
       continue;
@@ -207,50 +257,26 @@ void checkNeverInitialized(FunctionOpInterface fn, SPMDModel &model,
     for (const Use &use : uses)
       if (isa<InitOp>(use.op))
         inits.push_back(use.key);
-    // The uses of barriers that no init can reach (an init through another
-    // view of the memory may): one report per group, at the first of them
-    // (a pipe's ops each compute their own index).
-    SmallVector<const Use *> never;
+    // The uses of barriers that no init can reach, per group: each group of
+    // a pool (a barrier group, a pipe, an ordered sequence: views of one
+    // global at disjoint offsets) needs its own init.
+    llvm::MapVector<Value, SmallVector<const Use *>> never;
     for (const Use &use : uses)
       if (!isa<InitOp>(use.op) &&
           llvm::none_of(inits, [&](const BarrierKey &init) {
-            return init.root != use.key.root || !init.differentFrom(use.key);
+            return mayReach(init, use.key);
           }))
-        never.push_back(&use);
-    if (never.empty())
-      continue;
-    // At the first use that certainly executes (an error), else at the
-    // first use (a warning).
-    llvm::sort(never, [&](const Use *a, const Use *b) {
-      return order.lookup(a->op) < order.lookup(b->op);
-    });
-    const Use *const *sure = llvm::find_if(never, [&](const Use *use) {
-      return kernel && certainlyExecuted(use->op, fn, model);
-    });
-    bool certain = sure != never.end();
-    const Use *first = certain ? *sure : never.front();
-    std::string which =
-        first->key.constIndex
-            ? "barrier " + std::to_string(*first->key.constIndex) + " of "
-            : std::string("a barrier of ");
-    if (certain)
-      out.report(first->op, Severity::Error, kNeverInitSlot)
-          << "uses " << which
-          << "a group that is never initialized: the kernel has no "
-             "mbarrier.init of it (nor an mbarrier.pipe.init of its pipe), "
-             "and every mbarrier operation but init is undefined on an "
-             "uninitialized barrier (initialize it from one thread and "
-             "synchronize before any use: k.prologue() in lang)";
-    else
-      out.report(first->op, Severity::Warning, kNeverInitSlot)
-          << "may use " << which
-          << "a group that is never initialized: the kernel has no "
-             "mbarrier.init of it (nor an mbarrier.pipe.init of its pipe), "
-             "and every mbarrier operation but init is undefined on an "
-             "uninitialized barrier";
-    out.note(first->op, kNeverInitSlot, group->getLoc(),
-             isa<AllocOp>(group) ? "the group is allocated here"
-                                 : "the group is a view of memory made here");
+        never[use.key.root].push_back(&use);
+    for (auto &[root, groupUses] : never) {
+      // The op that makes the group: its alloc, or its first view.
+      Operation *group = root.getDefiningOp<AllocOp>();
+      for (Operation *user : root.getUsers())
+        if (isa<ViewOp>(user) &&
+            (!group || order.lookup(user) < order.lookup(group)))
+          group = user;
+      reportNeverInitialized(groupUses, group ? group : made, kernel, fn,
+                             model, order, out);
+    }
   }
 }
 

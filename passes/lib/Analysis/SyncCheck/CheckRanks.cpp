@@ -8,8 +8,17 @@
 // CTA to map to and the access is undefined. An error: the op does this
 // whenever that point executes it.
 //
+// Class 16: a rank computed from the CTA's id in the grid (`%ctaid`,
+// gpu.block_id: blockIdx) instead of its rank in the cluster, which the
+// model cannot evaluate per point. It is evaluated for the CTAs of the
+// grid's first cluster, whose ids are their ids in the cluster, and of the
+// second along x: outside the cluster in the first (every launch has it) is
+// an error, in the second only a warning (a launch of one cluster works).
+//
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -18,6 +27,50 @@ using Severity = Reporter::Severity;
 
 namespace {
 constexpr unsigned kRankSlot = 90;
+constexpr unsigned kGridRankSlot = 160;
+
+/// Whether `v` is computed from a CTA id of the grid (`%ctaid`,
+/// gpu.block_id), through at most 64 ops.
+bool readsBlockId(Value v, unsigned *work) {
+  Operation *def = v.getDefiningOp();
+  if (!def || ++*work > 64)
+    return false;
+  SpecialReg reg = specialRegisterOf(def);
+  if (reg == SpecialReg::CtaIdX || reg == SpecialReg::CtaIdY ||
+      reg == SpecialReg::CtaIdZ || isa<gpu::BlockIdOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value operand) { return readsBlockId(operand, work); });
+}
+
+/// Class 16 at `op`, whose target `rank` reads a CTA id of the grid.
+void checkGridRank(Operation *op, Value rank, Operation *namedBy,
+                   const llvm::BitVector &points, SPMDModel &model,
+                   Reporter &out) {
+  for (int64_t cluster = 0; cluster < 2; ++cluster) {
+    for (unsigned b : points.set_bits()) {
+      Point p = model.point(b);
+      std::optional<int64_t> target = model.evalIntInCluster(rank, p, cluster);
+      if (!target)
+        return;
+      if (*target >= 0 && *target < model.ranks())
+        continue;
+      bool first = cluster == 0;
+      out.report(op, first ? Severity::Error : Severity::Warning, kGridRankSlot)
+          << "targets CTA rank " << *target << " from CTA " << p.rank
+          << " of the grid's " << (first ? "first" : "second")
+          << " cluster: the rank is computed from the CTA's id in the grid "
+             "(blockIdx, %ctaid), which leaves the cluster of "
+          << model.ranks() << " CTAs"
+          << (first ? "" : " in a launch of more than one cluster")
+          << "; mapa of a rank outside the cluster is undefined (take the "
+             "rank in the cluster: %cluster_ctarank, gpu.cluster_block_id)";
+      out.note(op, kGridRankSlot, namedBy->getLoc(),
+               "the rank is computed here");
+      return;
+    }
+  }
+}
 
 /// The computed target rank of `op` and the op that names it, if any.
 std::pair<Value, Operation *> targetRank(Operation *op) {
@@ -48,6 +101,9 @@ void checksync::checkRanks(FunctionOpInterface fn, SPMDModel &model,
     for (unsigned b : points->set_bits()) {
       Point p = model.point(b);
       std::optional<int64_t> target = model.evalInt(rank, p);
+      unsigned work = 0;
+      if (!target && readsBlockId(rank, &work))
+        return checkGridRank(op, rank, namedBy, *points, model, out);
       if (!target)
         return;
       if (*target >= 0 && *target < model.ranks())

@@ -22,7 +22,9 @@
 // is dropped: silence.
 //
 //===----------------------------------------------------------------------===//
-#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+#include "Counter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -287,6 +289,225 @@ private:
   SPMDModel &model;
   Reporter &out;
 };
+
+//===----------------------------------------------------------------------===//
+// Rings of staging buffers (DeepEP#657, lang's StorePipeline)
+//===----------------------------------------------------------------------===//
+
+/// A ring index in trip k of an scf.for of lower bound lb and step 1:
+/// ((k + shift) mod depth) * scale.
+struct RingIndex {
+  int64_t depth, shift, scale;
+};
+
+/// `v` as a ring index of `loop` (its induction variable plus a constant,
+/// modulo a constant, times a constant; through casts and lang's floor-mod
+/// fix-up `r + (r < 0 != d < 0 && r != 0) * d`, zero for a non-negative
+/// induction variable).
+std::optional<RingIndex> ringIndexOf(Value v, Operation *loop,
+                                     unsigned depth = 0) {
+  if (depth > 16)
+    return std::nullopt;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+          arith::ExtSIOp, arith::TruncIOp>(def))
+    return ringIndexOf(def->getOperand(0), loop, depth + 1);
+  if (isa<arith::MulIOp>(def))
+    for (unsigned i = 0; i < 2; ++i)
+      if (std::optional<int64_t> c = constantOf(def->getOperand(1 - i)))
+        if (auto r = ringIndexOf(def->getOperand(i), loop, depth + 1)) {
+          r->scale *= *c;
+          return r;
+        }
+  if (isa<arith::AddIOp>(def)) {
+    // lang's fix-up: rem + extui(...) * D with the same D.
+    for (unsigned i = 0; i < 2; ++i) {
+      Operation *rem = def->getOperand(i).getDefiningOp();
+      Operation *fix = def->getOperand(1 - i).getDefiningOp();
+      if (isa_and_nonnull<arith::RemSIOp>(rem) &&
+          isa_and_nonnull<arith::MulIOp>(fix) &&
+          isa_and_nonnull<arith::ExtUIOp>(fix->getOperand(0).getDefiningOp()) &&
+          constantOf(fix->getOperand(1)) == constantOf(rem->getOperand(1)))
+        return ringIndexOf(def->getOperand(i), loop, depth + 1);
+    }
+  }
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
+    std::optional<int64_t> d = constantOf(def->getOperand(1));
+    if (!d || *d < 1 || *d > 64)
+      return std::nullopt;
+    Value x = def->getOperand(0);
+    int64_t shift = 0;
+    for (unsigned i = 0; i < 4; ++i) {
+      Operation *xd = x.getDefiningOp();
+      if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
+                          arith::ExtUIOp, arith::ExtSIOp>(xd)) {
+        x = xd->getOperand(0);
+      } else if (isa_and_nonnull<arith::AddIOp>(xd) &&
+                 constantOf(xd->getOperand(1))) {
+        shift += *constantOf(xd->getOperand(1));
+        x = xd->getOperand(0);
+      } else {
+        break;
+      }
+    }
+    auto iv = dyn_cast<BlockArgument>(x);
+    if (!iv || iv.getOwner()->getParentOp() != loop || iv.getArgNumber() != 0)
+      return std::nullopt;
+    std::optional<int64_t> lb = constantOf(loop->getOperand(0));
+    std::optional<int64_t> step = constantOf(loop->getOperand(2));
+    if (!lb || *lb < 0 || step != 1 || shift < 0)
+      return std::nullopt;
+    return RingIndex{*d, (*lb + shift) % *d, 1};
+  }
+  return std::nullopt;
+}
+
+/// An address of the loop's ring: the allocation, the other bytes at each
+/// point of `op`'s executing set (each value once), and the ring index.
+struct RingPlace {
+  Address address;
+  SmallVector<int64_t> bases;
+  RingIndex ring;
+};
+
+std::optional<RingPlace> ringPlaceOf(Value ptr, Operation *op, Operation *loop,
+                                     SPMDModel &model) {
+  std::optional<Address> address = decomposeAddress(ptr);
+  const ExecSet &points = actingPoints(op, model);
+  if (!address || !points || points->none())
+    return std::nullopt;
+  std::optional<RingIndex> ring;
+  Address rest = *address;
+  rest.scaled.clear();
+  for (auto [index, scale] : address->scaled) {
+    if (std::optional<RingIndex> r = ringIndexOf(index, loop)) {
+      if (ring)
+        return std::nullopt;
+      ring = RingIndex{r->depth, r->shift, r->scale * scale};
+    } else {
+      rest.scaled.push_back({index, scale});
+    }
+  }
+  if (!ring)
+    return std::nullopt;
+  SmallVector<int64_t> bases;
+  for (unsigned b : points->set_bits()) {
+    std::optional<Place> at = placeAt(model, rest, model.point(b));
+    if (!at)
+      return std::nullopt;
+    if (!llvm::is_contained(bases, at->offset))
+      bases.push_back(at->offset);
+  }
+  return RingPlace{*address, bases, *ring};
+}
+
+/// The bulk stores, commits, waits and writes of one trip of `loop`, in
+/// program order (scf.if regions of a known executing set included); false
+/// where a nested loop or an unknown branch holds any of them.
+bool tripEvents(Operation *loop, SmallVectorImpl<Operation *> &events,
+                SPMDModel &model) {
+  bool ok = true;
+  loop->getRegion(0).walk<WalkOrder::PreOrder>([&](Operation *op) {
+    bool event = bulkStoreSource(op) || isBulkCommitGroup(op) ||
+                 bulkWaitGroup(op) || memoryWriteOf(op).address;
+    if (!event)
+      return WalkResult::advance();
+    for (Operation *p = op->getParentOp(); p != loop; p = p->getParentOp())
+      if (!isIfOp(p) || !model.execSet(op) || model.execSet(op)->none())
+        ok = false;
+    events.push_back(op);
+    return WalkResult::advance();
+  });
+  return ok;
+}
+
+/// In a loop of trips k = 0, 1, ..., a write into ring buffer
+/// (k + cw) mod D while the store of trip j < k from buffer (j + cb) mod D
+/// may still read it: one commit per trip, after the store; the issuing
+/// thread's last wait_group.read N before the write in the trip frees the
+/// stores of trips j <= k - 1 - N (no wait in the trip: none). The first
+/// conflict is at distance d0 = (cb - cw) mod D (D where 0): the write of
+/// trip d0 hits the store of trip 0 when N >= d0.
+void checkRings(FunctionOpInterface fn, SPMDModel &model, Reporter &out) {
+  fn->walk([&](Operation *loop) {
+    if (!isForLoop(loop) || loop->getNumOperands() < 3)
+      return;
+    SmallVector<Operation *> events;
+    if (!tripEvents(loop, events, model))
+      return;
+    int64_t commits = llvm::count_if(events, isBulkCommitGroup);
+    if (commits != 1)
+      return;
+    for (size_t si = 0; si < events.size(); ++si) {
+      Operation *store = events[si];
+      if (!bulkStoreSource(store))
+        continue;
+      std::optional<RingPlace> src =
+          ringPlaceOf(bulkStoreSource(store), store, loop, model);
+      bool committedAfter = llvm::any_of(
+          ArrayRef(events).drop_front(si + 1), isBulkCommitGroup);
+      if (!src || src->bases.size() != 1 || !committedAfter)
+        continue;
+      int64_t srcBase = src->bases.front();
+      for (size_t wi = 0; wi < si; ++wi) {
+        Operation *write = events[wi];
+        MemoryWrite w = memoryWriteOf(write);
+        if (!w.address || bulkStoreSource(write))
+          continue;
+        std::optional<RingPlace> dst =
+            ringPlaceOf(w.address, write, loop, model);
+        if (!dst || !dst->address.sameAllocation(src->address) ||
+            dst->ring.depth != src->ring.depth ||
+            dst->ring.scale != src->ring.scale ||
+            llvm::none_of(dst->bases, [&](int64_t base) {
+              return base < srcBase + kMinBoxBytes &&
+                     base + w.bytes > srcBase;
+            }))
+          continue;
+        // The last wait before the write in the trip; a commit between it
+        // and the write (there is none before the store): not followed.
+        std::optional<int64_t> freedAfter; // N
+        for (size_t i = 0; i < wi; ++i)
+          if (std::optional<BulkWait> wait = bulkWaitGroup(events[i]))
+            freedAfter = wait->groups;
+        int64_t d = src->ring.depth;
+        int64_t d0 = ((src->ring.shift - dst->ring.shift) % d + d) % d;
+        if (d0 == 0)
+          d0 = d;
+        if (freedAfter && *freedAfter < d0)
+          continue;
+        std::optional<int64_t> trips = counting::constantTrips(loop);
+        if (trips && *trips <= d0)
+          continue;
+        bool every = trips.has_value();
+        auto diag = out.report(write,
+                               every ? Severity::Error : Severity::Warning,
+                               kStagingSlot);
+        diag << "writes a staging buffer of a ring of " << d
+             << " that the bulk store of " << d0
+             << " trip(s) earlier may still be reading";
+        if (!every)
+          diag << " (in a launch of more than " << d0 << " trips)";
+        diag << ": the loop commits one bulk async-group per trip, and ";
+        if (freedAfter)
+          diag << "the cp.async.bulk.wait_group.read " << *freedAfter
+               << " before the write keeps the newest " << *freedAfter
+               << " group(s) pending";
+        else
+          diag << "no cp.async.bulk.wait_group.read precedes the write in "
+                  "the trip";
+        diag << "; wait with cp.async.bulk.wait_group.read " << d0 - 1
+             << " (StorePipeline.acquire()) by the issuing thread before the "
+                "buffer is written again";
+        out.note(write, kStagingSlot, store->getLoc(),
+                 "the bulk store that reads the buffer");
+        return;
+      }
+    }
+  });
+}
 } // namespace staging_buffers
 
 using namespace staging_buffers;
@@ -306,4 +527,5 @@ void checksync::checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
       model, [&](Operation *op, State &state) { check.visit(op, state); });
   State state;
   walker.walkRegion(fn.getFunctionBody(), state);
+  checkRings(fn, model, out);
 }

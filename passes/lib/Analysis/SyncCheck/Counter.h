@@ -64,11 +64,20 @@ private:
     return it->second;
   }
   std::optional<int64_t> initCount(const BarrierKey &key);
+  /// The largest constant count of the inits that may be `key`'s barrier
+  /// (none where one is not a constant).
+  std::optional<int64_t> largestInitCount(const BarrierKey &key);
+  void checkMixedCounts(Operation *ctx, ArrayRef<const Event *> group,
+                        const BarrierKey &key, int64_t most);
   void checkArrivals();
   void checkParity();
   void checkBytes();
+  void checkBytesPerThread(ArrayRef<const Event *> group,
+                           ArrayRef<const Event *> landing);
   void checkRunAhead();
   void checkParityAfterLoop();
+  void checkStartupDeadlock();
+  void checkRingParity(WaitOp wait, const BarrierKey &key, Operation *loop);
   /// The mbarrier.wait ops on `key`'s barrier in the loop `ctx` (its own
   /// body, not a nested loop) that CTA `rank` executes; -1 where one may
   /// alias it.

@@ -95,6 +95,21 @@ std::optional<int64_t> SPMDModel::evalInt(Value v, Point p) {
   return value->getSExtValue();
 }
 
+std::optional<int64_t> SPMDModel::evalIntInCluster(Value v, Point p,
+                                                   int64_t clusterIndex) {
+  if (!hasCluster || clusterIndex < 0)
+    return std::nullopt;
+  // A value of a CTA id is not point-dependent to the memo: evaluate with
+  // a memo of this point alone.
+  llvm::DenseMap<Value, Memo> saved;
+  std::swap(saved, memo);
+  gridCluster = clusterIndex;
+  std::optional<int64_t> result = evalInt(v, p);
+  gridCluster = -1;
+  std::swap(saved, memo);
+  return result;
+}
+
 bool SPMDModel::dependsOnPoint(Value v) {
   Operation *def = v ? v.getDefiningOp() : nullptr;
   if (!def)
@@ -173,6 +188,12 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
       return std::nullopt;
     return make(x);
   };
+  // A CTA id, in evalIntInCluster only: cluster `gridCluster` along x.
+  auto blockId = [&](int d) -> std::optional<APInt> {
+    if (gridCluster < 0 || !hasCluster)
+      return std::nullopt;
+    return make(d == 0 ? gridCluster * cluster[0] + cta[0] : cta[d]);
+  };
   auto dimOf = [](Operation *op) -> int {
     if (auto dim = op->getAttrOfType<gpu::DimensionAttr>("dimension"))
       return static_cast<int>(dim.getValue());
@@ -197,6 +218,9 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
   case SpecialReg::ClusterNCtaIdX: return rankValue(cluster[0]);
   case SpecialReg::ClusterNCtaIdY: return rankValue(cluster[1]);
   case SpecialReg::ClusterNCtaIdZ: return rankValue(cluster[2]);
+  case SpecialReg::CtaIdX: return blockId(0);
+  case SpecialReg::CtaIdY: return blockId(1);
+  case SpecialReg::CtaIdZ: return blockId(2);
   default: return std::nullopt;
   }
   if (isElectSync(op))
@@ -228,6 +252,10 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
       .Case<gpu::ClusterBlockIdOp>([&](Operation *op) -> std::optional<APInt> {
         int d = dimOf(op);
         return d < 0 || d > 2 ? std::nullopt : rankValue(cta[d]);
+      })
+      .Case<gpu::BlockIdOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : blockId(d);
       })
       .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % kWarpSize); })
       .Case<arith::AddIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a + b; }); })

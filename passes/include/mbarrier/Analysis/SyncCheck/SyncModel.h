@@ -61,6 +61,11 @@ public:
   /// constants, thread/lane ids, CTA ranks and elect.sync.
   std::optional<llvm::APInt> eval(Value v, Point p);
   std::optional<int64_t> evalInt(Value v, Point p);
+  /// evalInt with the CTA ids (`%ctaid`, gpu.block_id) evaluated too: those
+  /// of the CTA of rank `p.rank` in cluster `cluster` of the grid along x
+  /// (cluster 0: the CTA ids are the ids in the cluster). None without a
+  /// declared cluster.
+  std::optional<int64_t> evalIntInCluster(Value v, Point p, int64_t cluster);
   /// Whether `v` may differ between the points: its definition reads a
   /// thread, lane or CTA id, or elect.sync (memoized; a block argument is
   /// not, since eval does not see through it).
@@ -132,6 +137,7 @@ private:
   uint64_t cutShort = 0; // results cut short by a bound
   unsigned dependDepth = 0;
   uint64_t dependCutShort = 0;
+  int64_t gridCluster = -1; // evalIntInCluster's cluster; -1: CTA ids unknown
 
   FunctionOpInterface fn;
   int64_t block[3] = {0, 0, 0};
@@ -226,6 +232,9 @@ void checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
 void checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                         Reporter &out);
 void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+/// Class 17: a stage released while a wgmma that reads it may still run.
+void checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
+                       Reporter &out);
 
 
 /// Whether `fn` is one block of structured control flow (the walkers need

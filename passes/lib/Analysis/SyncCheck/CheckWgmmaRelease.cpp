@@ -1,0 +1,193 @@
+//===- CheckWgmmaRelease.cpp - a stage released under a wgmma (class 17) --===//
+//
+// A consumer that releases a pipeline stage (an arrival on its empty
+// barrier) while a `wgmma.mma_async` that reads the stage's shared memory
+// may still run: the producer's next copy into the stage races with the
+// MMA's reads, and the results are wrong in the launches where the copy
+// lands first (facebookexperimental/triton#1278, NVIDIA/Fuser#3561). The
+// MMA is freed by `wgmma.commit_group` then `wgmma.wait_group N` with N
+// below the number of groups committed after its own; an MMA not yet
+// committed is never waited for.
+//
+// In program order, within one trip of the consumer's loop (its block and
+// the scf.if regions in it): from an mbarrier wait (the full barrier of a
+// stage) to a later arrival on a barrier of the same stage (the index built from the same value, a
+// pipeline's `stage` and `stage + D`, or both constants), the wgmma groups
+// issued after the wait (before the next wait: an unrolled trip's next
+// tile reads another stage) and still pending at the arrival. A warning: the
+// race loses only in some launches. A release of another trip's stage (a
+// slot carried to the next trip, after `wait_group 1`) is not judged, nor
+// is an MMA in a nested loop that commits or waits.
+//
+//===----------------------------------------------------------------------===//
+#include "mbarrier/Analysis/SyncCheck/SyncModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::mbarrier;
+using namespace mlir::mbarrier::checksync;
+using Severity = Reporter::Severity;
+
+namespace {
+constexpr unsigned kWgmmaReleaseSlot = 170;
+
+/// The wgmma ops (sm_90a warpgroup MMAs) the check follows.
+bool isWgmma(Operation *op) { return isa<NVVM::WgmmaMmaAsyncOp>(op); }
+bool isWgmmaCommit(Operation *op) {
+  return isa<NVVM::WgmmaGroupSyncAlignedOp>(op);
+}
+std::optional<int64_t> wgmmaWaitGroup(Operation *op) {
+  if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+    return static_cast<int64_t>(wait.getGroup());
+  return std::nullopt;
+}
+
+/// The value a barrier index is built from: through casts and the
+/// addition of a constant (a pipeline's empty barriers, `stage + D`).
+Value stageOf(Value index) {
+  for (unsigned i = 0; i < 16 && index; ++i) {
+    Operation *def = index.getDefiningOp();
+    if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
+                        arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp>(def)) {
+      index = def->getOperand(0);
+      continue;
+    }
+    if (isa_and_nonnull<arith::AddIOp>(def)) {
+      if (constantOf(def->getOperand(1))) {
+        index = def->getOperand(0);
+        continue;
+      }
+      if (constantOf(def->getOperand(0))) {
+        index = def->getOperand(1);
+        continue;
+      }
+    }
+    break;
+  }
+  return index;
+}
+
+bool sameStage(const BarrierKey &a, const BarrierKey &b) {
+  if (a.constIndex && b.constIndex)
+    return true; // a ring of one stage: its full and its empty barrier
+  return !a.constIndex && !b.constIndex && stageOf(a.index) == stageOf(b.index);
+}
+
+/// The wgmma groups of one thread: the open group (MMAs issued since the
+/// last commit) and the committed ones not yet freed, oldest first; each
+/// with the first MMA it holds (null: none).
+struct Groups {
+  Operation *open = nullptr;
+  SmallVector<Operation *> committed;
+  bool unknown = false;
+  bool window = true;
+
+  void step(Operation *op) {
+    op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+      if (isLoop(inner) &&
+          inner->walk([](Operation *o) {
+                 return isWgmmaCommit(o) || wgmmaWaitGroup(o)
+                            ? WalkResult::interrupt()
+                            : WalkResult::advance();
+               }).wasInterrupted()) {
+        unknown = true; // groups per trip: not followed
+        return WalkResult::skip();
+      }
+      // The MMAs that read the stage: those before the next mbarrier wait
+      // (the next tile's stage, in an unrolled trip).
+      if (isa<WaitOp>(inner))
+        window = false;
+      if (isWgmma(inner) && window && !open)
+        open = inner;
+      if (isWgmmaCommit(inner)) {
+        committed.push_back(open);
+        open = nullptr;
+      }
+      if (std::optional<int64_t> n = wgmmaWaitGroup(inner))
+        while (static_cast<int64_t>(committed.size()) > std::max<int64_t>(*n, 0))
+          committed.erase(committed.begin());
+      return WalkResult::advance();
+    });
+  }
+  /// The first MMA that may still run, and whether it was committed.
+  std::pair<Operation *, bool> pending() const {
+    for (Operation *mma : committed)
+      if (mma)
+        return {mma, true};
+    return {open, false};
+  }
+};
+
+} // namespace
+
+void checksync::checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
+                                  Reporter &out) {
+  (void)model;
+  bool any = fn->walk([](Operation *op) {
+                 return isWgmma(op) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+               }).wasInterrupted();
+  if (!any)
+    return;
+  fn->walk([&](ArriveOp release) {
+    std::optional<BarrierKey> released = barrierOf(release);
+    if (!released)
+      return;
+    // The last wait before the release, in its block or a block around it
+    // within the trip (through scf.if, not out of a loop), on another
+    // barrier of the same stage (the full barrier of the stage it
+    // releases). `path`: the release and the ops around it, up to the one
+    // in the wait's block.
+    SmallVector<Operation *> path;
+    Operation *stageWait = nullptr;
+    for (Operation *at = release; at && !stageWait;) {
+      path.push_back(at);
+      for (Operation *op = at->getPrevNode(); op && !stageWait;
+           op = op->getPrevNode()) {
+        std::optional<BarrierKey> waited =
+            isa<WaitOp>(op) ? barrierOf(op) : std::nullopt;
+        if (waited && waited->differentFrom(*released) &&
+            sameStage(*waited, *released))
+          stageWait = op;
+      }
+      Operation *parent = at->getParentOp();
+      if (!parent || !(isIfOp(parent) || isExecuteRegion(parent)))
+        break;
+      at = parent;
+    }
+    if (!stageWait)
+      return;
+    // The groups from the wait to the release: the ops after the wait in
+    // its block, then in each block inward, the ops before the next one.
+    Groups groups;
+    for (Operation *op = stageWait->getNextNode(); op != path.back();
+         op = op->getNextNode())
+      groups.step(op);
+    for (size_t i = path.size() - 1; i > 0; --i)
+      for (Operation &op : *path[i - 1]->getBlock()) {
+        if (&op == path[i - 1])
+          break;
+        groups.step(&op);
+      }
+    auto [mma, committed] = groups.pending();
+    if (groups.unknown || !mma)
+      return;
+    auto diag = out.report(release, Severity::Warning, kWgmmaReleaseSlot);
+    diag << "releases a stage while a wgmma.mma_async that reads it may "
+            "still run: ";
+    if (committed)
+      diag << "no nvvm.wgmma.wait.group.sync.aligned between them frees its "
+              "group (wait_group N keeps the newest N groups pending)";
+    else
+      diag << "its group is not committed (nvvm.wgmma.commit.group.sync."
+              "aligned) before the release, and no wait frees an open group";
+    diag << ", so the producer's next copy into the stage can overwrite "
+            "operands the MMA has not read yet (facebookexperimental/"
+            "triton#1278): wait for it with wait_group 0, or release the "
+            "stage one trip later after wait_group 1";
+    out.note(release, kWgmmaReleaseSlot, mma->getLoc(),
+             "the wgmma.mma_async that reads the stage");
+  });
+}
