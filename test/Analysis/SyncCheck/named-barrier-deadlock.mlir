@@ -1,4 +1,4 @@
-// Class 11: the wait-for graph across named barriers and mbarriers
+// Class 12: the wait-for graph across named barriers and mbarriers
 // (docs/checker.md). A cycle of warps that wait before they arrive, in
 // every schedule, is an error; a phase of arrivals that no bar.sync waits
 // for (an arrive where a sync was needed, vllm-project/vllm#26026) a warning.

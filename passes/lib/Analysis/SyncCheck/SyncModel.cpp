@@ -202,7 +202,29 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
   if (isElectSync(op))
     return evalElect(op, p);
 
-  auto operand = [&](unsigned i) { return eval(op->getOperand(i), p); };
+  if (std::optional<APInt> value = evalArith(
+          op, width, [&](unsigned i) { return eval(op->getOperand(i), p); }))
+    return value;
+  return llvm::TypeSwitch<Operation *, std::optional<APInt>>(op)
+      .Case<gpu::ThreadIdOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : make(tid[d]);
+      })
+      .Case<gpu::BlockDimOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : make(block[d]);
+      })
+      .Case<gpu::ClusterBlockIdOp>([&](Operation *op) -> std::optional<APInt> {
+        int d = dimOf(op);
+        return d < 0 || d > 2 ? std::nullopt : rankValue(cta[d]);
+      })
+      .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % kWarpSize); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<APInt> checksync::evalArith(
+    Operation *op, unsigned width,
+    llvm::function_ref<std::optional<APInt>(unsigned)> operand) {
   auto binary = [&](auto fn) -> std::optional<APInt> {
     std::optional<APInt> a = operand(0), b = operand(1);
     if (!a || !b || a->getBitWidth() != b->getBitWidth())
@@ -217,19 +239,6 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
           return attr.getValue().sextOrTrunc(width);
         return std::nullopt;
       })
-      .Case<gpu::ThreadIdOp>([&](Operation *op) -> std::optional<APInt> {
-        int d = dimOf(op);
-        return d < 0 || d > 2 ? std::nullopt : make(tid[d]);
-      })
-      .Case<gpu::BlockDimOp>([&](Operation *op) -> std::optional<APInt> {
-        int d = dimOf(op);
-        return d < 0 || d > 2 ? std::nullopt : make(block[d]);
-      })
-      .Case<gpu::ClusterBlockIdOp>([&](Operation *op) -> std::optional<APInt> {
-        int d = dimOf(op);
-        return d < 0 || d > 2 ? std::nullopt : rankValue(cta[d]);
-      })
-      .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % kWarpSize); })
       .Case<arith::AddIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a + b; }); })
       .Case<arith::SubIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a - b; }); })
       .Case<arith::MulIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a * b; }); })
