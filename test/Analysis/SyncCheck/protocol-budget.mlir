@@ -5,7 +5,7 @@
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-check-sync
 
 mbarrier.named_barrier @b id 3
-// expected-remark @+1 {{mbarrier-check-sync: the protocol model's work budget ran out on this function (4194304 ops walked); its wait-for graph (class 12) is not analyzed}}
+// expected-remark @+1 {{mbarrier-check-sync: the protocol model's work budget ran out on this function (2097152 ops walked); its wait-for graph (class 12) is not analyzed}}
 func.func @five_nested_loops() attributes {known_block_size = array<i32: 64, 1, 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -30,7 +30,11 @@
 #include "NamedBarriers.h"
 #include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
 
+#include "llvm/Support/Debug.h"
+
 #include <map>
+
+#define DEBUG_TYPE "mbarrier-protocol"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -328,13 +332,28 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     for (bool descending : {false, true}) {
       runs.push_back(std::make_unique<BarrierRun>(*traces.back()));
       runs.back()->run(descending);
-      if (runs.back()->failed)
+      if (runs.back()->failed) {
+        LLVM_DEBUG(llvm::dbgs() << "wait-for run, sample " << instance.sample
+                                << ": outside the model (an over-arrival or "
+                                   "two counts in one phase)\n");
         return;
+      }
     }
   }
+  // The instances an error speaks for: those where every loop bounded by a
+  // parameter runs at least one trip, or every instance where no sampled
+  // launch has that (a peeled loop: one of two loops always runs none).
+  bool anyFull = llvm::any_of(protocol.instances(),
+                              [](const ProtocolInstance &in) { return in.full(); });
   const BarrierRun *stuck = nullptr;
   bool everyRun = true;
+  // A sampled launch with a loop of no trips may not be one the kernel
+  // allows (a peeled last trip that assumes one): only the counted
+  // instances report.
   for (auto &run : runs) {
+    bool counts = !anyFull || run->traces.instance.full();
+    if (!counts)
+      continue;
     if (run->stuck()) {
       if (!stuck)
         stuck = run.get();
@@ -359,7 +378,11 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
   }
   // Every warp ended: a named-barrier phase that completed with arrivals
   // only, which no bar.sync waits for. (A phase left incomplete at the end
-  // is the last turn of a ping-pong, handed to nobody: silent.)
+  // is the last turn of a ping-pong, handed to nobody: silent.) Only where
+  // no trip count is sampled: a sampled launch may be one the kernel does
+  // not allow, whose turns do not pair up.
+  if (protocol.sampled())
+    return;
   for (auto [key, op] : runs.front()->unmatched)
     out.report(op, Severity::Warning, kUnmatchedSlot)
         << "arrives on named barrier "

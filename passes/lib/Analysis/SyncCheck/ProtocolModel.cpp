@@ -14,6 +14,7 @@
 #include "NamedBarriers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Debug.h"
 
 #include <set>
 #include <tuple>
@@ -23,12 +24,14 @@ using namespace mlir::mbarrier;
 using namespace mlir::mbarrier::checksync;
 using llvm::APInt;
 
+#define DEBUG_TYPE "mbarrier-protocol"
+
 namespace {
 /// The parameters' samples, in increasing order: small trip counts first.
 constexpr int64_t kSamples[] = {1,   2,   3,   4,   5,   6,    7,    8,   16,
                                 32,  64,  96,  128, 192, 256,  384,  512,
                                 768, 1024, 1536, 2048, 4096, 8192};
-constexpr size_t kMaxInstances = 8;
+constexpr size_t kMaxInstances = 4;
 constexpr unsigned kMaxEvalDepth = 64;
 
 unsigned intWidth(Type type) {
@@ -80,6 +83,19 @@ public:
   bool overBudget = false;
 
 private:
+  /// Leaves the instance: not modelled (`-debug-only=mbarrier-protocol`
+  /// says where and which check of this file).
+  bool fail(int line) {
+    LLVM_DEBUG(llvm::dbgs() << "protocol model, sample " << sample
+                            << ", CTA " << rank << " warp " << warp
+                            << ": not modelled at ProtocolModel.cpp:" << line
+                            << (current ? " on " : "");
+               if (current) current->getLoc().print(llvm::dbgs());
+               llvm::dbgs() << "\n");
+    return false;
+  }
+  Operation *current = nullptr;
+
   uint32_t fullLanes() const {
     int64_t n = std::min<int64_t>(kWarpSize,
                                   model.threads() - warp * kWarpSize);
@@ -102,7 +118,8 @@ private:
     if (auto it = envDependent.find(v); it != envDependent.end())
       return it->second;
     Operation *def = v.getDefiningOp();
-    bool result = !def || depth > kMaxEvalDepth;
+    // A block argument, or a loop's or branch's result: bound per trip.
+    bool result = !def || def->getNumRegions() != 0 || depth > kMaxEvalDepth;
     if (!result && def->getNumOperands() == 0 && !readsPoint(def))
       result = pointSourceOf(def) == PointSource::CTA ||
                pointSourceOf(def) == PointSource::Launch;
@@ -153,7 +170,7 @@ private:
         return std::nullopt; // an unbound loop value, not a loop's, or a
                              // device function's argument
       usedParameters = true;
-      return APInt(width, static_cast<uint64_t>(sample), /*isSigned=*/true);
+      return APInt(64, static_cast<uint64_t>(sample)).zextOrTrunc(width);
     }
     if (def->getNumOperands() == 0 && !readsPoint(def)) {
       if (std::optional<APInt> known = model.eval(v, p))
@@ -163,7 +180,8 @@ private:
           (source == PointSource::CTA || source == PointSource::Launch)) {
         // The CTA's id: 0; a launch dimension: the sample.
         usedParameters = true;
-        return APInt(width, source == PointSource::CTA ? 0 : sample);
+        return APInt(64, source == PointSource::CTA ? 0 : sample)
+            .zextOrTrunc(width);
       }
     }
     return evalArith(def, width, [&](unsigned i) {
@@ -194,8 +212,27 @@ private:
     return value->getBitWidth() == 1 ? value->getZExtValue()
                                      : value->getSExtValue();
   }
-  /// The active lanes where the i1 `cond` holds, or none.
+  /// The active lanes where the i1 `cond` holds, or none. A condition of
+  /// the thread alone (not of the environment) is evaluated once per warp.
   std::optional<uint32_t> lanesWhere(Value cond) {
+    if (model.dependsOnPoint(cond) && !dependsOnEnv(cond)) {
+      auto key = std::make_pair(cond.getAsOpaquePointer(),
+                                rank * perCTA + warp);
+      auto it = laneMasks.find(key);
+      if (it == laneMasks.end()) {
+        uint32_t active = lanes;
+        lanes = fullLanes();
+        std::optional<uint32_t> mask = lanesAt(cond);
+        lanes = active;
+        it = laneMasks.try_emplace(key, mask).first;
+      }
+      if (!it->second)
+        return std::nullopt;
+      return *it->second & lanes;
+    }
+    return lanesAt(cond);
+  }
+  std::optional<uint32_t> lanesAt(Value cond) {
     if (!model.dependsOnPoint(cond)) {
       std::optional<APInt> value = evalWarp(cond);
       if (!value)
@@ -229,6 +266,7 @@ private:
   }
 
   bool walkOp(Operation *op) {
+    current = op;
     if (!charge())
       return false;
     if (op->getNumRegions() == 0)
@@ -244,7 +282,7 @@ private:
       return walkWhile(op);
     if (isExecuteRegion(op) && op->getRegion(0).hasOneBlock())
       return walkBlock(op->getRegion(0).front());
-    return false;
+    return fail(__LINE__);
   }
 
   SmallVector<std::optional<APInt>> yielded(Block &block,
@@ -269,9 +307,15 @@ private:
   };
 
   bool walkIf(Operation *op) {
-    std::optional<uint32_t> thenLanes = lanesWhere(op->getOperand(0));
+    // A condition may read the parameters (a trip against a bound:
+    // `j < n_blocks`), as a loop's bounds do.
+    std::optional<uint32_t> thenLanes;
+    {
+      SaveParameters save(*this, true);
+      thenLanes = lanesWhere(op->getOperand(0));
+    }
     if (!thenLanes)
-      return false;
+      return fail(__LINE__);
     uint32_t all = lanes;
     uint32_t parts[2] = {*thenLanes, all & ~*thenLanes};
     SmallVector<SmallVector<std::optional<APInt>>, 2> results;
@@ -285,7 +329,7 @@ private:
         results.push_back(yielded(region.front()));
       lanes = all;
       if (!walked)
-        return false;
+        return fail(__LINE__);
     }
     for (auto [i, result] : llvm::enumerate(op->getResults())) {
       std::optional<APInt> value;
@@ -310,7 +354,7 @@ private:
       instance->trips.push_back(trips);
     if (trips > ProtocolModel::kMaxSampledTrips) {
       skip = true;
-      return false;
+      return fail(__LINE__);
     }
     return true;
   }
@@ -325,10 +369,10 @@ private:
     bool parameterBound = usedParameters;
     usedParameters |= before;
     if (!lb || !ub || !step || *step <= 0)
-      return false;
+      return fail(__LINE__);
     int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
     if (!countTrips(op, parameterBound, trips))
-      return false;
+      return fail(__LINE__);
     Block &body = op->getRegion(0).front();
     SmallVector<std::optional<APInt>> carried;
     for (Value init : op->getOperands().drop_front(3))
@@ -338,13 +382,13 @@ private:
     Value iv = body.getArgument(0);
     for (int64_t t = 0; t < trips; ++t) {
       trip = t;
-      bind(iv, APInt(intWidth(iv.getType()),
-                     static_cast<uint64_t>(*lb + t * *step), true));
+      bind(iv, APInt(64, static_cast<uint64_t>(*lb + t * *step), true)
+                   .sextOrTrunc(intWidth(iv.getType())));
       for (auto [arg, value] : llvm::zip(body.getArguments().drop_front(),
                                          carried))
         bind(arg, value);
       if (!walkBlock(body))
-        return false;
+        return fail(__LINE__);
       carried = yielded(body, /*loop=*/true);
     }
     trip = outer;
@@ -355,7 +399,7 @@ private:
 
   bool walkWhile(Operation *op) {
     if (op->getNumRegions() != 2)
-      return false;
+      return fail(__LINE__);
     Block &cond = op->getRegion(0).front(), &body = op->getRegion(1).front();
     SmallVector<std::optional<APInt>> carried;
     {
@@ -370,10 +414,10 @@ private:
       for (auto [arg, value] : llvm::zip(cond.getArguments(), carried))
         bind(arg, value);
       if (!walkBlock(cond))
-        return false;
+        return fail(__LINE__);
       Operation *condition = cond.getTerminator();
       if (condition->getNumOperands() == 0)
-        return false;
+        return fail(__LINE__);
       bool before = usedParameters;
       usedParameters = false;
       SaveParameters save(*this, true);
@@ -385,7 +429,7 @@ private:
         passed.push_back(evalWarp(operand));
       allowParameters = save.before;
       if (!goOn)
-        return false;
+        return fail(__LINE__);
       if (!*goOn) {
         trip = outer;
         for (auto [result, value] : llvm::zip(op->getResults(), passed))
@@ -395,12 +439,12 @@ private:
       if (t >= (parameterBound ? ProtocolModel::kMaxSampledTrips
                                : ProtocolModel::kMaxTrips)) {
         skip = parameterBound;
-        return false;
+        return fail(__LINE__);
       }
       for (auto [arg, value] : llvm::zip(body.getArguments(), passed))
         bind(arg, value);
       if (!walkBlock(body))
-        return false;
+        return fail(__LINE__);
       carried = yielded(body, /*loop=*/true);
     }
   }
@@ -410,7 +454,7 @@ private:
   bool push(SyncEvent event) {
     work += 3;
     if (!charge())
-      return false;
+      return fail(__LINE__);
     event.trip = trip;
     trace->push_back(event);
     return true;
@@ -418,13 +462,13 @@ private:
 
   bool leaf(Operation *op) {
     if (isOpaqueCall(op))
-      return false;
+      return fail(__LINE__);
     if (std::optional<NamedBarrierOpInfo> info = namedBarrierOpOf(op))
       return named(op, info->waits);
     bool arrives = isClusterArrive(op);
     if (arrives || isClusterWait(op)) {
       if (lanes != fullLanes())
-        return false;
+        return fail(__LINE__);
       return push({arrives ? SyncEvent::Arrive : SyncEvent::Wait, op,
                    kClusterBarrierKey, 0, llvm::popcount(lanes), 0, arrives,
                    -1});
@@ -440,12 +484,12 @@ private:
       return arrive(op);
     if (auto wait = dyn_cast<WaitOp>(op))
       return waitOp(wait);
-    return false; // try_wait, test_wait, tcgen05_commit, pipes, sequences
+    return fail(__LINE__); // try_wait, test_wait, tcgen05_commit, pipes, sequences
   }
 
   bool named(Operation *op, bool waits) {
     if (lanes != fullLanes())
-      return false;
+      return fail(__LINE__);
     std::optional<int64_t> id, count;
     if (std::optional<UpstreamNamedBarrier> up = upstreamNamedBarrierOf(op)) {
       id = up->id ? evalWarpInt(up->id) : std::optional<int64_t>(0);
@@ -455,11 +499,11 @@ private:
       count = namedBarrierCountAt(op, model, pointOf(0));
     }
     if (!id || !count || *id < 0 || *id >= kNamedPerCTA || *count < 0)
-      return false;
+      return fail(__LINE__);
     int64_t key = rank * kNamedPerCTA + *id;
     int64_t amount = llvm::popcount(lanes);
     if (!push({SyncEvent::Arrive, op, key, *count, amount, 0, waits, -1}))
-      return false;
+      return fail(__LINE__);
     return !waits || push({SyncEvent::Wait, op, key, *count, 0, 0, false, -1});
   }
 
@@ -486,7 +530,7 @@ private:
         mbarrierKey(init, pointOf(llvm::countr_zero(lanes)), rank);
     std::optional<int64_t> count = evalWarpInt(init.getCount());
     if (!key || !count || *count < 1 || instance->initCounts.count(*key))
-      return false;
+      return fail(__LINE__);
     instance->initCounts[*key] = *count;
     return true;
   }
@@ -526,12 +570,12 @@ private:
     std::optional<int64_t> count =
         countValue ? evalWarpInt(countValue) : std::optional<int64_t>(1);
     if (!count || *count < 1)
-      return false;
+      return fail(__LINE__);
     uint32_t acting = lanes;
     if (Value pred = cast<MBarrierOpInterface>(op).getBarrierPredicate()) {
       std::optional<uint32_t> holds = lanesWhere(pred);
       if (!holds)
-        return false;
+        return fail(__LINE__);
       acting = *holds;
     }
     std::map<int64_t, int64_t> amounts; // key -> arrivals
@@ -541,13 +585,13 @@ private:
         continue;
       std::optional<uint64_t> targets = targetsAt(op, pointOf(lane));
       if (!targets)
-        return false;
+        return fail(__LINE__);
       for (int64_t r = 0; r < model.ranks(); ++r) {
         if (!((*targets >> r) & 1))
           continue;
         std::optional<int64_t> key = mbarrierKey(op, pointOf(lane), r);
         if (!key)
-          return false;
+          return fail(__LINE__);
         if (!amounts.count(*key))
           order.push_back(*key);
         amounts[*key] += *count;
@@ -555,7 +599,7 @@ private:
     }
     for (int64_t key : order)
       if (!push({SyncEvent::Arrive, op, key, 0, amounts[key], 0, false, -1}))
-        return false;
+        return fail(__LINE__);
     return true;
   }
 
@@ -564,11 +608,11 @@ private:
     std::optional<int64_t> key = mbarrierKey(wait, pointOf(first), rank);
     std::optional<int64_t> phase = evalWarpInt(wait.getPhase());
     if (!key || !phase)
-      return false;
+      return fail(__LINE__);
     // Every active lane waits on the same barrier.
     for (unsigned lane = first + 1; lane < 32; ++lane)
       if (((lanes >> lane) & 1) && mbarrierKey(wait, pointOf(lane), rank) != key)
-        return false;
+        return fail(__LINE__);
     int64_t parity = (*phase ^ wait.getPhaseOffset()) & 1;
     return push({SyncEvent::Wait, wait, *key, 0, 0, parity, false, -1});
   }
@@ -594,6 +638,7 @@ private:
     std::optional<APInt> value;
   };
   llvm::DenseMap<Value, Memo> memo;
+  std::map<std::pair<const void *, int64_t>, std::optional<uint32_t>> laneMasks;
   uint64_t epoch = 0;
   llvm::DenseMap<Value, bool> envDependent;
   std::map<std::tuple<const void *, int64_t, int64_t>, int64_t> keys;

@@ -66,6 +66,10 @@ struct SyncEvent {
 struct ProtocolInstance {
   int64_t sample = 0;        // the parameters' value in this instance
   std::vector<int64_t> trips; // trips of each loop bounded by a parameter
+  /// Whether every loop bounded by a parameter takes at least one trip.
+  bool full() const {
+    return llvm::all_of(trips, [](int64_t t) { return t > 0; });
+  }
   std::vector<std::vector<SyncEvent>> traces; // per warp
   std::map<int64_t, int64_t> initCounts;       // mbarrier key -> count
 };
@@ -103,7 +107,7 @@ public:
   static constexpr int64_t kMaxTrips = 64;
   /// Ops walked, values evaluated and (four each) events kept for one
   /// function, over all instances.
-  static constexpr uint64_t kWorkBudget = uint64_t(1) << 22;
+  static constexpr uint64_t kWorkBudget = uint64_t(1) << 21;
 
 private:
   SPMDModel &model;
