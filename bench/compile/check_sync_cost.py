@@ -4,7 +4,7 @@ size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, and
 the GEMM of examples/gemm.py (both cluster forms).
 
     python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
-                                    [--dataflow]
+                                    [--dataflow] [--nested]
 
 Two generated shapes, each checked silent (no diagnostic) before it is timed:
 
@@ -16,6 +16,13 @@ Two generated shapes, each checked silent (no diagnostic) before it is timed:
 - groups: `units` independent hand-offs in straight-line code, each on its
   own barrier group (thread 0 initializes, a CTA barrier, warp 1 arrives,
   every thread waits): the number of barriers grows with the kernel.
+
+`--nested` adds the inputs that bound the checker's walks rather than its
+size: `loops_D`, D nested scf.for of 60 constant trips around a bar.sync of
+the whole CTA (60^D trips: the protocol model stops at its work budget, with
+a remark, instead of unrolling the product), and `ifs_D`, D nested scf.if on
+the thread id each holding a bar.sync of its warps' count. These may draw
+the budget remark and nothing else.
 
 Each kernel is lowered by mbarrier-lower-pipes first (the checker sees
 pipes so in mbarrier-to-ptx), then mbarrier-check-sync runs in this process
@@ -141,6 +148,53 @@ def gemm_kernel(cluster: int) -> str:
     return str(kernel.module)
 
 
+def nested_loops_kernel(depth: int, trips: int = 60) -> str:
+    """`depth` nested loops of `trips` constant trips around a bar.sync of
+    the whole CTA (64 threads)."""
+    lines = ["mbarrier.named_barrier @b id 3",
+             "func.func @k() attributes {known_block_size = array<i32: 64, 1, 1>} {",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             f"  %cn = arith.constant {trips} : index"]
+    for d in range(depth):
+        lines.append("  " * (d + 1) + f"scf.for %i{d} = %c0 to %cn step %c1 {{")
+    lines.append("  " * (depth + 1) + "mbarrier.bar_sync @b threads 64")
+    for d in reversed(range(depth)):
+        lines.append("  " * (d + 1) + "}")
+    lines += ["  return", "}"]
+    return "\n".join(lines)
+
+
+def nested_ifs_kernel(depth: int) -> str:
+    """`depth` nested scf.if, level d taken by the threads below
+    1024 - 32 d, each level's warps meeting on its own named barrier."""
+    lines = [f"mbarrier.named_barrier @b{d}" for d in range(depth)]
+    lines += ["func.func @k() attributes {known_block_size = array<i32: 1024, 1, 1>} {",
+              "  %tid = gpu.thread_id x"]
+    for d in range(depth):
+        bound = 1024 - 32 * d
+        pad = "  " * (d + 1)
+        lines += [f"{pad}%b{d} = arith.constant {bound} : index",
+                  f"{pad}%p{d} = arith.cmpi ult, %tid, %b{d} : index",
+                  f"{pad}scf.if %p{d} {{"]
+    for d in reversed(range(depth)):
+        pad = "  " * (d + 2)
+        lines.append(f"{pad}mbarrier.bar_sync @b{d} threads {1024 - 32 * d}")
+        lines.append("  " * (d + 1) + "}")
+    lines += ["  return", "}"]
+    return "\n".join(lines)
+
+
+def attention_kernel(pingpong: bool) -> str:
+    """The attention example's module (head_dim 128, block_m 128), as
+    examples/attention.py builds it."""
+    import attention
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel = attention.build(cfg=attention.Config(head_dim=128, block_m=128,
+                                                      pingpong=pingpong))
+    return str(kernel.module)
+
+
 def lowered(text: str) -> str:
     """The module after mbarrier-lower-pipes (what the checker sees in
     mbarrier-to-ptx), as generic text."""
@@ -154,9 +208,11 @@ def lowered(text: str) -> str:
     return module.operation.get_asm(print_generic_op_form=True)
 
 
-def timed(generic: str, pipeline: str, runs: int, name: str) -> tuple[float, float]:
+def timed(generic: str, pipeline: str, runs: int, name: str,
+          allow_remarks: bool = False) -> tuple[float, float]:
     """The minimum CPU and wall time of `pipeline` on fresh parses of
-    `generic` (MLIR's threading off); fails on any diagnostic."""
+    `generic` (MLIR's threading off); fails on any diagnostic (but the
+    work budget's remark where `allow_remarks`)."""
     from mlir import ir
     from mlir.passmanager import PassManager
     cpu, wall = [], []
@@ -173,12 +229,15 @@ def timed(generic: str, pipeline: str, runs: int, name: str) -> tuple[float, flo
         cpu.append(time.thread_time() - c0)
         wall.append(time.perf_counter() - t0)
         handler.detach()
+        if allow_remarks:
+            diagnostics = [d for d in diagnostics if "work budget" not in d]
         if diagnostics:
             raise RuntimeError(f"{pipeline} is not silent on {name}: {diagnostics}")
     return min(cpu), min(wall)
 
 
-def measure(name: str, text: str, runs: int, dataflow: bool = False) -> dict:
+def measure(name: str, text: str, runs: int, dataflow: bool = False,
+            allow_remarks: bool = False) -> dict:
     """The checker on `text`, in this process with MLIR's threading off: the
     CPU time of this thread during PassManager.run and its wall time, the
     minimum of `runs`, each on a fresh parse.
@@ -186,7 +245,8 @@ def measure(name: str, text: str, runs: int, dataflow: bool = False) -> dict:
     generic = lowered(text)
     ops = sum(1 for line in generic.splitlines() if '"(' in line
               and line.lstrip().startswith(('"', "%")))
-    seconds, wall = timed(generic, "builtin.module(mbarrier-check-sync)", runs, name)
+    seconds, wall = timed(generic, "builtin.module(mbarrier-check-sync)", runs, name,
+                          allow_remarks)
     row = {"kernel": name, "ops": ops, "cpu_s": seconds, "wall_s": wall,
            "cpu_us_per_op": 1e6 * seconds / ops}
     if dataflow:
@@ -203,6 +263,8 @@ def main() -> int:
     parser.add_argument("--json", default=None, help="write the rows here")
     parser.add_argument("--dataflow", action="store_true",
                         help="also time MLIR's integer range analysis on each kernel")
+    parser.add_argument("--nested", action="store_true",
+                        help="also time nested loops and conditions, and the attention example")
     args = parser.parse_args()
     rows = []
     for size in args.sizes:
@@ -213,6 +275,16 @@ def main() -> int:
                             args.dataflow))
     for cluster in (1, 2):
         rows.append(measure(f"gemm_cluster{cluster}", gemm_kernel(cluster), args.runs, args.dataflow))
+    if args.nested:
+        for pingpong in (False, True):
+            rows.append(measure(f"attention{'_pp' if pingpong else ''}",
+                                attention_kernel(pingpong), args.runs))
+        for depth in (2, 3, 5):
+            rows.append(measure(f"loops_{depth}", nested_loops_kernel(depth), args.runs,
+                                allow_remarks=True))
+        for depth in (8, 24):
+            rows.append(measure(f"ifs_{depth}", nested_ifs_kernel(depth), args.runs,
+                                allow_remarks=True))
     extra = f" {'ranges (s)':>10} {'ratio':>6}" if args.dataflow else ""
     print(f"{'kernel':>16} {'ops':>8} {'cpu (s)':>9} {'cpu us/op':>10} {'wall (s)':>9}{extra}")
     for row in rows:

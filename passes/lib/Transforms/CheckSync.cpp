@@ -43,6 +43,7 @@ struct MBarrierCheckSyncPass
                               return isa<MBarrierDialect>(op->getDialect()) ||
                                              isRemoteMemoryAccess(op) ||
                                              bulkStoreSource(op) ||
+                                             barWarpSyncMask(op) ||
                                              (named && (named->id ||
                                                         named->threads))
                                          ? WalkResult::interrupt()
@@ -66,6 +67,7 @@ struct MBarrierCheckSyncPass
       checkWgmmaRelease(target, model, out);
       checkNamedBarriers(target, model, out);
       checkDeadlock(target, model, out);
+      checkWarpSync(target, model, out);
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

@@ -85,3 +85,72 @@ func.func @unknown_points_are_silent(%x: index) attributes {known_block_size = a
   }
   return
 }
+
+// -----
+
+// In the main loop (trips from a parameter): warp group 0 syncs for 256
+// threads each trip and no other warp uses the id. A warp that syncs arrives
+// once per phase, so a phase gets 128 arrivals at most: every launch hangs.
+gpu.module @sync_in_a_loop_above_the_threads_that_reach_it_m {
+  mbarrier.named_barrier @b id 3
+  gpu.func @sync_in_a_loop_above_the_threads_that_reach_it(%n: index) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %wg0 = arith.cmpi ult, %tid, %c128 : index
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %wg0 {
+        // expected-error @+1 {{waits on named barrier @b (id 3) for 256 threads, but only 128 arrivals (warps 0-3) ever arrive on it in a phase (in a loop, a warp that syncs on it arrives once per phase): the barrier never completes}}
+        mbarrier.bar_sync @b threads 256
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Its correct twin: both warp groups sync on the id every trip.
+gpu.module @sync_in_a_loop_by_both_groups_m {
+  mbarrier.named_barrier @b id 3
+  gpu.func @sync_in_a_loop_by_both_groups(%n: index) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %wg0 = arith.cmpi ult, %tid, %c128 : index
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %wg0 {
+        mbarrier.bar_sync @b threads 256
+      } else {
+        mbarrier.bar_sync @b threads 256
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A bar.arrive in a loop: a warp may arrive on the id several times in
+// one phase, so the arrivals of a phase are not bounded by the warps (the
+// rule is silent); here warps 4-7 bring the other 128 in the loop's trip.
+gpu.module @arrive_in_a_loop_is_not_bounded_m {
+  mbarrier.named_barrier @b id 3
+  gpu.func @arrive_in_a_loop_is_not_bounded() kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %wg0 = arith.cmpi ult, %tid, %c128 : index
+    scf.if %wg0 {
+      mbarrier.bar_sync @b threads 256
+    } else {
+      scf.for %i = %c0 to %c1 step %c1 {
+        mbarrier.bar_arrive @b threads 256
+      }
+    }
+    gpu.return
+  }
+}

@@ -71,9 +71,6 @@ def test_pingpong_orders_the_consumers_with_named_barriers():
     assert c.cubin
 
 
-@pytest.mark.xfail(strict=True, reason="a known gap: class 12 (the wait-for graph) runs only "
-                   "where every loop around a barrier op has constant trips (docs/checker.md); "
-                   "the kv loops' bounds come from the seq parameter, so the run is silent")
 @pytest.mark.parametrize("block_m,head_dim", [(128, 128), (192, 64)])
 def test_pingpong_without_the_first_turn_is_the_checkers_deadlock(block_m, head_dim):
     from mbarrier_dialect import CompileError

@@ -39,7 +39,12 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     10. a bulk store's staging buffer written before the store has read it;
     11. named-barrier ids and thread counts (a bar.sync that waits for more
         threads than ever use its id; one id of two roles);
-    12. deadlock across barriers (a cycle of the wait-for graph);
+    12. deadlock across barriers (a cycle of the wait-for graph, across
+        the warps of the CTA and the CTAs of a declared cluster);
+    13. a CTA-wide barrier (`__syncthreads`) reached by some warps in a
+        role branch while the others reach none;
+    14. one named-barrier id used by two roles with the same count;
+    15. a `bar.warp.sync` member mask that leaves out a lane executing it;
     16. a target rank computed from the CTA's id in the grid (blockIdx)
         that leaves the cluster;
     17. a pipeline stage released while a wgmma that reads it may still

@@ -28,8 +28,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NamedBarriers.h"
+#include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
+
+#include "llvm/Support/Debug.h"
 
 #include <map>
+
+#define DEBUG_TYPE "mbarrier-protocol"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -39,217 +44,24 @@ using Severity = Reporter::Severity;
 namespace {
 constexpr unsigned kDeadlockSlot = 110;
 constexpr unsigned kUnmatchedSlot = 111;
-constexpr size_t kDeadlockMaxEvents = 4096; // per warp
-constexpr int64_t kDeadlockMaxTrips = 64;
-constexpr int64_t kMBarrierKeyBase = 1 << 20; // named keys are below
 
-struct BarrierEvent {
-  enum Kind { Arrive, Wait } kind;
-  Operation *op;
-  int64_t key;    // named barrier key, or kMBarrierKeyBase + mbarrier number
-  int64_t count;  // named: threads (0: every running warp)
-  int64_t amount; // mbarrier arrive: arrivals; named: 32
-  int64_t parity; // mbarrier wait
-  bool syncs;     // named arrive: of a bar.sync / bar.red (which then waits)
-  bool named() const { return key < kMBarrierKeyBase; }
-};
+using BarrierEvent = SyncEvent;
 
-/// The per-warp event sequences of a function, or failure.
-class BarrierTraceBuilder {
-public:
-  BarrierTraceBuilder(SPMDModel &model)
-      : model(model), numWarps((model.threads() + kWarpSize - 1) / kWarpSize),
-        traces(numWarps) {}
-
-  bool build(FunctionOpInterface fn) {
-    return walkRegion(fn.getFunctionBody());
-  }
-
-  SPMDModel &model;
+/// What a run reads of one instance of the protocol model.
+struct BarrierTraces {
+  const ProtocolModel &model;
+  const ProtocolInstance &instance;
   int64_t numWarps;
-  std::vector<std::vector<BarrierEvent>> traces;
-  std::map<int64_t, int64_t> initCounts; // mbarrier key -> count
-
-private:
-  bool walkRegion(Region &region) {
-    for (Block &block : region)
-      for (Operation &op : block)
-        if (!walkOp(&op))
-          return false;
-    return true;
-  }
-
-  bool containsBarrierOps(Operation *op) {
-    return op
-        ->walk([&](Operation *inner) {
-          if (isa<MBarrierDialect>(inner->getDialect()) ||
-              namedBarrierOpOf(inner) || isOpaqueCall(inner) ||
-              isClusterArrive(inner) || isClusterWait(inner))
-            return WalkResult::interrupt();
-          return WalkResult::advance();
-        })
-        .wasInterrupted();
-  }
-
-  bool walkOp(Operation *op) {
-    if (op->getNumRegions() != 0) {
-      if (isIfOp(op))
-        return walkRegion(op->getRegion(0)) && walkRegion(op->getRegion(1));
-      if (isForLoop(op)) {
-        std::optional<int64_t> lb = getConstantInt(op->getOperand(0));
-        std::optional<int64_t> ub = getConstantInt(op->getOperand(1));
-        std::optional<int64_t> step = getConstantInt(op->getOperand(2));
-        if (!lb || !ub || !step || *step <= 0)
-          return !containsBarrierOps(op);
-        int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-        if (trips > kDeadlockMaxTrips)
-          return !containsBarrierOps(op);
-        for (int64_t i = 0; i < trips; ++i)
-          if (!walkRegion(op->getRegion(0)))
-            return false;
-        return true;
-      }
-      return !containsBarrierOps(op);
-    }
-    if (isOpaqueCall(op))
-      return false;
-    if (std::optional<NamedBarrierOpInfo> info = namedBarrierOpOf(op))
-      return named(op, info->waits);
-    if (isClusterArrive(op) || isClusterWait(op))
-      return false;
-    if (!isa<MBarrierDialect>(op->getDialect()))
-      return true;
-    if (isa<AllocOp, ViewOp, PtrOp, FenceInitOp, FenceReleaseOp, ExpectTxOp,
-            InvalOp>(op))
-      return true;
-    if (auto init = dyn_cast<InitOp>(op))
-      return initOp(init);
-    if (isa<ArriveOp, ArriveExpectTxOp>(op))
-      return arrive(op);
-    if (auto wait = dyn_cast<WaitOp>(op))
-      return waitOp(wait);
-    return false; // try_wait, test_wait, tcgen05_commit, ...
-  }
-
-  /// The warps of the CTA whose threads all execute `op` (at `points`);
-  /// failure where a warp executes it with only some of its threads
-  /// (`wholeWarps`) or the points are unknown.
-  std::optional<SmallVector<std::pair<int64_t, Point>>>
-  warpsOf(const ExecSet &points, bool wholeWarps) {
-    if (!points)
-      return std::nullopt;
-    std::vector<int64_t> lanes(numWarps, 0);
-    std::vector<std::optional<Point>> first(numWarps);
-    for (unsigned b : points->set_bits()) {
-      Point p = model.point(b);
-      int64_t w = p.tid / kWarpSize;
-      ++lanes[w];
-      if (!first[w])
-        first[w] = p;
-    }
-    SmallVector<std::pair<int64_t, Point>> warps;
-    for (int64_t w = 0; w < numWarps; ++w) {
-      if (!lanes[w])
-        continue;
-      int64_t size = std::min(kWarpSize, model.threads() - w * kWarpSize);
-      if (wholeWarps && lanes[w] != size)
-        return std::nullopt;
-      warps.push_back({w, *first[w]});
-    }
-    return warps;
-  }
-
-  bool push(int64_t warp, BarrierEvent event) {
-    if (traces[warp].size() >= kDeadlockMaxEvents)
-      return false;
-    traces[warp].push_back(event);
-    return true;
-  }
-
-  bool named(Operation *op, bool waits) {
-    auto warps = warpsOf(model.execSet(op), /*wholeWarps=*/true);
-    if (!warps)
-      return false;
-    for (auto [w, p] : *warps) {
-      std::optional<int64_t> key = namedBarrierKeyAt(op, model, p);
-      std::optional<int64_t> count = namedBarrierCountAt(op, model, p);
-      if (!key || !count || *key < 0 || *key >= kMBarrierKeyBase)
-        return false;
-      if (!push(w, {BarrierEvent::Arrive, op, *key, *count, kWarpSize, 0, waits}))
-        return false;
-      if (waits && !push(w, {BarrierEvent::Wait, op, *key, *count, 0, 0, false}))
-        return false;
-    }
-    return true;
-  }
-
-  std::optional<int64_t> mbarrierKey(Operation *op) {
-    std::optional<BarrierKey> key = barrierOf(op);
-    if (!key || !key->constIndex || !key->root)
-      return std::nullopt;
-    auto [it, inserted] =
-        keys.try_emplace({key->root.getAsOpaquePointer(), *key->constIndex},
-                         kMBarrierKeyBase + static_cast<int64_t>(keys.size()));
-    return it->second;
-  }
-
-  bool initOp(InitOp init) {
-    std::optional<int64_t> key = mbarrierKey(init);
-    std::optional<int64_t> count = getConstantInt(init.getCount());
-    if (!key || !count || *count < 1 || initCounts.count(*key))
-      return false;
-    initCounts[*key] = *count;
-    return true;
-  }
-
-  bool arrive(Operation *op) {
-    if (isRemoteUse(model, op))
-      return false;
-    std::optional<int64_t> key = mbarrierKey(op);
-    Value countValue = cast<MBarrierArrivalOpInterface>(op).getArrivalCount();
-    std::optional<int64_t> count =
-        countValue ? getConstantInt(countValue) : std::optional<int64_t>(1);
-    const ExecSet &acting = actingPoints(op, model);
-    if (!key || !count || !acting)
-      return false;
-    std::vector<int64_t> lanes(numWarps, 0);
-    for (unsigned b : acting->set_bits())
-      ++lanes[model.point(b).tid / kWarpSize];
-    for (int64_t w = 0; w < numWarps; ++w)
-      if (lanes[w] && !push(w, {BarrierEvent::Arrive, op, *key, 0, lanes[w] * *count, 0, false}))
-        return false;
-    return true;
-  }
-
-  bool waitOp(WaitOp wait) {
-    std::optional<int64_t> key = mbarrierKey(wait);
-    auto warps = warpsOf(model.execSet(wait), /*wholeWarps=*/false);
-    if (!key || !warps)
-      return false;
-    const ExecSet &points = model.execSet(wait);
-    for (auto [w, first] : *warps) {
-      std::optional<int64_t> phase = model.evalInt(wait.getPhase(), first);
-      if (!phase)
-        return false;
-      // Every thread of the warp that waits waits for the same parity.
-      for (unsigned b : points->set_bits()) {
-        Point p = model.point(b);
-        if (p.tid / kWarpSize == w && model.evalInt(wait.getPhase(), p) != phase)
-          return false;
-      }
-      int64_t parity = (*phase ^ wait.getPhaseOffset()) & 1;
-      if (!push(w, {BarrierEvent::Wait, wait, *key, 0, 0, parity, false}))
-        return false;
-    }
-    return true;
-  }
-
-  std::map<std::pair<const void *, int64_t>, int64_t> keys;
+  const std::vector<std::vector<SyncEvent>> &traces;
+  const std::map<int64_t, int64_t> &initCounts;
+  BarrierTraces(const ProtocolModel &model, const ProtocolInstance &instance)
+      : model(model), instance(instance), numWarps(model.numWarps()),
+        traces(instance.traces), initCounts(instance.initCounts) {}
 };
 
 /// One run of the barriers over the traces, in one schedule.
 struct BarrierRun {
-  const BarrierTraceBuilder &traces;
+  const BarrierTraces &traces;
   std::vector<size_t> pc;
   std::vector<bool> done;
   // Named barriers: arrivals of the current phase, phase number, the phase
@@ -265,24 +77,29 @@ struct BarrierRun {
   std::map<int64_t, int64_t> pending, mphase;
   bool failed = false; // something outside the model (e.g. over-arrival)
 
-  explicit BarrierRun(const BarrierTraceBuilder &traces)
+  explicit BarrierRun(const BarrierTraces &traces)
       : traces(traces), pc(traces.numWarps, 0), done(traces.numWarps, false) {
     for (auto [key, count] : traces.initCounts)
       pending[key] = count;
   }
 
-  int64_t runningWarps() const {
+  /// The threads of the warps still running in the scope of the count-less
+  /// barrier `key` (its CTA, or the cluster for the cluster barrier).
+  int64_t runningThreads(int64_t key) const {
     int64_t n = 0;
     for (int64_t w = 0; w < traces.numWarps; ++w)
-      n += !done[w] && !traces.traces[w].empty();
+      if (!done[w] && !traces.traces[w].empty() &&
+          (key == kClusterBarrierKey ||
+           traces.model.rankOf(w) == key / kNamedPerCTA))
+        n += traces.model.warpThreads(w);
     return n;
   }
 
-  /// Completes the phase of countless named barriers that every running
+  /// Completes the phase of count-less named barriers that every running
   /// warp has reached.
   void completeCountless() {
     for (auto &[key, n] : arrived)
-      if (n > 0 && phaseCount[key] == 0 && n >= runningWarps() * kWarpSize) {
+      if (n > 0 && phaseCount[key] == 0 && n >= runningThreads(key)) {
         n = 0;
         ++phase[key];
       }
@@ -384,9 +201,21 @@ struct BarrierRun {
   }
 };
 
-std::string describeEventBarrier(const BarrierEvent &e) {
+std::string describeEventBarrier(const BarrierRun &run, const BarrierEvent &e) {
+  if (e.cluster())
+    return "the cluster barrier";
+  bool cluster = run.traces.model.rankOf(run.traces.numWarps - 1) > 0;
   if (e.named())
-    return "named barrier " + describeNamedBarrier(e.op, e.key);
+    return "named barrier " + describeNamedBarrier(e.op, e.namedId()) +
+           (cluster ? " of CTA " + std::to_string(e.namedRank()) : "");
+  if (!cluster)
+    return "an mbarrier";
+  // The owner of an mbarrier key: the CTA whose init it is, or of a wait.
+  for (int64_t w = 0; w < run.traces.numWarps; ++w)
+    for (const BarrierEvent &other : run.traces.traces[w])
+      if (other.kind == BarrierEvent::Wait && other.key == e.key)
+        return "an mbarrier of CTA " +
+               std::to_string(run.traces.model.rankOf(w));
   return "an mbarrier";
 }
 
@@ -414,8 +243,8 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
           run.blockedAt(u).op == e.op)
         same.set(u);
     out.report(e.op, severity, kDeadlockSlot)
-        << "deadlock: " << describeWarps(same) << " wait here on "
-        << describeEventBarrier(e) << " for "
+        << "deadlock: " << run.traces.model.describe(same) << " wait here on "
+        << describeEventBarrier(run, e) << " for "
         << (e.count ? std::to_string(e.count) : std::string("all running"))
         << " threads, but its phase gets " << run.arrived.at(e.key)
         << " and no warp can still arrive on it";
@@ -468,16 +297,16 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
   const BarrierEvent &head = run.blockedAt(cycle.front());
   Reporter::Message message = out.report(head.op, severity, kDeadlockSlot);
   message << "deadlock: a cycle in the wait-for graph: "
-          << describeWarps(groupOf(cycle.front())) << " wait here on "
-          << describeEventBarrier(head);
+          << run.traces.model.describe(groupOf(cycle.front())) << " wait here on "
+          << describeEventBarrier(run, head);
   for (size_t i = 1; i < cycle.size(); ++i) {
     const BarrierEvent &e = run.blockedAt(cycle[i]);
     if (e.op == head.op && e.key == head.key)
       continue;
-    message << " for " << describeWarps(groupOf(cycle[i]))
-            << ", which wait on " << describeEventBarrier(e);
+    message << " for " << run.traces.model.describe(groupOf(cycle[i]))
+            << ", which wait on " << describeEventBarrier(run, e);
     out.note(head.op, kDeadlockSlot, e.op->getLoc(),
-             describeWarps(groupOf(cycle[i])) + " wait here");
+             run.traces.model.describe(groupOf(cycle[i])) + " wait here");
   }
   message << " for the first ones, before arriving on it";
   return true;
@@ -486,39 +315,78 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
 
 void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
                               Reporter &out) {
-  if (!model.countable() || model.ranks() != 1 || !isStructured(fn))
+  ProtocolModel protocol(fn, model);
+  if (protocol.overBudget())
+    fn->emitRemark("mbarrier-check-sync: the protocol model's work budget "
+                   "ran out on this function (")
+        << ProtocolModel::kWorkBudget
+        << " ops walked); its wait-for graph (class 12) is not analyzed";
+  if (!protocol.ok())
     return;
-  BarrierTraceBuilder traces(model);
-  if (!traces.build(fn))
-    return;
-  BarrierRun ascending(traces), descending(traces);
-  ascending.run(false);
-  descending.run(true);
-  if (ascending.failed || descending.failed)
-    return;
-  bool up = ascending.stuck(), down = descending.stuck();
-  if (up || down) {
+  // Each instance in two schedules. An error where every instance (every
+  // sampled trip count) deadlocks in both; a warning where some run does.
+  std::vector<std::unique_ptr<BarrierTraces>> traces;
+  std::vector<std::unique_ptr<BarrierRun>> runs; // ascending, descending
+  for (const ProtocolInstance &instance : protocol.instances()) {
+    traces.push_back(std::make_unique<BarrierTraces>(protocol, instance));
+    for (bool descending : {false, true}) {
+      runs.push_back(std::make_unique<BarrierRun>(*traces.back()));
+      runs.back()->run(descending);
+      if (runs.back()->failed) {
+        LLVM_DEBUG(llvm::dbgs() << "wait-for run, sample " << instance.sample
+                                << ": outside the model (an over-arrival or "
+                                   "two counts in one phase)\n");
+        return;
+      }
+    }
+  }
+  // The instances an error speaks for: those where every loop bounded by a
+  // parameter runs at least one trip, or every instance where no sampled
+  // launch has that (a peeled loop: one of two loops always runs none).
+  bool anyFull = llvm::any_of(protocol.instances(),
+                              [](const ProtocolInstance &in) { return in.full(); });
+  const BarrierRun *stuck = nullptr;
+  bool everyRun = true;
+  // A sampled launch with a loop of no trips may not be one the kernel
+  // allows (a peeled last trip that assumes one): only the counted
+  // instances report.
+  for (auto &run : runs) {
+    bool counts = !anyFull || run->traces.instance.full();
+    if (!counts)
+      continue;
+    if (run->stuck()) {
+      if (!stuck)
+        stuck = run.get();
+    } else {
+      everyRun = false;
+    }
+  }
+  if (stuck) {
     // A deadlock of mbarriers alone, with no cycle through two of them, is
     // CheckCounts.cpp's (a phase that never completes).
-    Severity severity = up && down ? Severity::Error : Severity::Warning;
-    const BarrierRun &stuck = up ? ascending : descending;
+    Severity severity = everyRun ? Severity::Error : Severity::Warning;
     std::map<int64_t, bool> keys;
     bool namedBlocked = false;
-    for (int64_t w = 0; w < traces.numWarps; ++w)
-      if (!stuck.done[w] && !traces.traces[w].empty()) {
-        keys[stuck.blockedAt(w).key] = true;
-        namedBlocked |= stuck.blockedAt(w).named();
+    for (int64_t w = 0; w < stuck->traces.numWarps; ++w)
+      if (!stuck->done[w] && !stuck->traces.traces[w].empty()) {
+        keys[stuck->blockedAt(w).key] = true;
+        namedBlocked |= stuck->blockedAt(w).named();
       }
     if (keys.size() > 1 || namedBlocked)
-      reportDeadlock(stuck, severity, out);
+      reportDeadlock(*stuck, severity, out);
     return;
   }
   // Every warp ended: a named-barrier phase that completed with arrivals
   // only, which no bar.sync waits for. (A phase left incomplete at the end
-  // is the last turn of a ping-pong, handed to nobody: silent.)
-  for (auto [key, op] : ascending.unmatched)
+  // is the last turn of a ping-pong, handed to nobody: silent.) Only where
+  // no trip count is sampled: a sampled launch may be one the kernel does
+  // not allow, whose turns do not pair up.
+  if (protocol.sampled())
+    return;
+  for (auto [key, op] : runs.front()->unmatched)
     out.report(op, Severity::Warning, kUnmatchedSlot)
-        << "arrives on named barrier " << describeNamedBarrier(op, key)
+        << "arrives on named barrier "
+        << describeNamedBarrier(op, key % kNamedPerCTA)
         << " in a phase that completes with bar.arrive alone: no thread "
            "waits for it (an arrive never matched by a sync: was a bar.sync "
            "meant here?)";

@@ -6,8 +6,11 @@
 // them (the SPMD model), per CTA of the cluster:
 //
 // - a bar.sync / bar.red that waits for more threads than all the ops on
-//   its id ever bring, none of them in a loop (a warp arrives for its 32
-//   threads, once per op): it never completes, in every launch: an error;
+//   its id ever bring (a warp arrives for its 32 threads, once per op; where
+//   some op on the id is in a loop and every op in a loop waits, once per
+//   phase: a warp that syncs blocks until the phase completes): it never
+//   completes, in every launch: an error (a loop's trips are taken to be at
+//   least one, as the model does everywhere);
 // - one id used with two thread counts by groups that share no warp: the
 //   id of two roles (flashinfer#4533), whose arrivals count toward each
 //   other's phases: a warning (it goes wrong where the roles overlap in
@@ -29,6 +32,8 @@ using Severity = Reporter::Severity;
 namespace {
 constexpr unsigned kNeverCompletesSlot = 100;
 constexpr unsigned kTwoRolesSlot = 101;
+constexpr unsigned kPartialCTABarrierSlot = 130;
+constexpr unsigned kSameCountRolesSlot = 140;
 } // namespace
 
 std::optional<NamedBarrierOpInfo> checksync::namedBarrierOpOf(Operation *op) {
@@ -161,6 +166,25 @@ std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operatio
 }
 } // namespace
 
+/// Class 13: `use`, a count-less bar.sync (every thread of the CTA), is
+/// reached by some warps of the CTA, and the others (outside `reaching`)
+/// reach no count-less barrier of that id at all.
+static void reportPartialCTABarrier(const NamedBarrierUse &use,
+                                    const llvm::BitVector &reaching,
+                                    int64_t numWarps, SPMDModel &model,
+                                    int64_t rank, Reporter &out) {
+  llvm::BitVector others(numWarps, true);
+  others.reset(reaching);
+  out.report(use.op, Severity::Warning, kPartialCTABarrierSlot)
+      << "a CTA-wide barrier (bar.sync " << use.key
+      << " for every thread of the CTA) that " << describeWarps(use.warps)
+      << " reach in a branch, while " << describeWarps(others)
+      << (model.ranks() > 1 ? " of CTA " + std::to_string(rank) : "")
+      << " never reach one: it waits for their exit, not for a barrier of "
+         "the warps that reach it (use a named barrier with their thread "
+         "count)";
+}
+
 void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                                    Reporter &out) {
   if (!model.countable())
@@ -181,31 +205,89 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
     // Per key: the warps that use it, every arrival its ops make (a warp
     // may arrive twice in a phase: bar.arrive, then bar.sync), and whether
     // an op on it is in a loop (then the arrivals are not bounded).
-    std::map<int64_t, llvm::BitVector> everyWarp;
-    std::map<int64_t, int64_t> arrivals;
-    std::map<int64_t, bool> inLoop;
+    //
+    // In a loop, the arrivals of one phase are bounded where every op on
+    // the id in a loop waits (bar.sync / bar.red): a warp that arrives there
+    // blocks until the phase completes, so it brings at most its threads
+    // to a phase through those ops, plus the bar.arrive ops outside loops.
+    std::map<int64_t, llvm::BitVector> everyWarp, waitingWarps;
+    std::map<int64_t, int64_t> arrivals, arrivesOutsideLoops;
+    std::map<int64_t, bool> inLoop, arriveInLoop;
     for (const NamedBarrierUse &use : *uses) {
       auto &warps = everyWarp[use.key];
-      if (warps.empty())
+      auto &waiting = waitingWarps[use.key];
+      if (warps.empty()) {
         warps.resize(use.warps.size());
+        waiting.resize(use.warps.size());
+      }
       warps |= use.warps;
       arrivals[use.key] += use.warps.count() * kWarpSize;
+      bool looped = false;
       for (Operation *parent = use.op->getParentOp();
            parent && parent != fn.getOperation(); parent = parent->getParentOp())
-        inLoop[use.key] = inLoop[use.key] || isLoop(parent);
+        looped = looped || isLoop(parent);
+      inLoop[use.key] = inLoop[use.key] || looped;
+      if (use.waits)
+        waiting |= use.warps;
+      else if (looped)
+        arriveInLoop[use.key] = true;
+      else
+        arrivesOutsideLoops[use.key] += use.warps.count() * kWarpSize;
     }
+    int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
     for (const NamedBarrierUse &use : *uses) {
       int64_t arriving = arrivals[use.key];
-      if (use.count == 0)
+      if (use.count == 0) {
+        // Class 13: a count-less CTA barrier (bar.sync 0, __syncthreads)
+        // in a role branch.
+        if (use.waits && static_cast<int64_t>(everyWarp[use.key].count()) <
+                             numWarps)
+          reportPartialCTABarrier(use, everyWarp[use.key], numWarps, model,
+                                  rank, out);
         continue;
-      if (use.waits && !inLoop[use.key] && use.count > arriving) {
+      }
+      // Class 14: the id of two roles with one count, each of which alone
+      // completes a phase.
+      for (const NamedBarrierUse &other : *uses) {
+        if (&other == &use)
+          break;
+        if (other.key != use.key || other.count != use.count ||
+            other.op == use.op || !use.waits || !other.waits ||
+            other.warps.anyCommon(use.warps) ||
+            static_cast<int64_t>(use.warps.count()) * kWarpSize < use.count ||
+            static_cast<int64_t>(other.warps.count()) * kWarpSize < use.count)
+          continue;
+        out.report(use.op, Severity::Warning, kSameCountRolesSlot)
+            << "syncs on named barrier "
+            << describeNamedBarrier(use.op, use.key) << " for " << use.count
+            << " threads (" << describeWarps(use.warps) << "), and "
+            << describeWarps(other.warps)
+            << ", which share no warp with them, sync on the same id with the "
+               "same count: each group alone completes a phase, so the two "
+               "roles' arrivals count toward each other's phases and a phase "
+               "can complete with threads of both (give each role its own "
+               "named barrier)";
+        out.note(use.op, kSameCountRolesSlot, other.op->getLoc(),
+                 "the other role's sync on the id");
+        break;
+      }
+      bool looped = inLoop[use.key];
+      if (looped && !arriveInLoop[use.key])
+        arriving = waitingWarps[use.key].count() * kWarpSize +
+                   arrivesOutsideLoops[use.key];
+      if (use.waits && (!looped || !arriveInLoop[use.key]) &&
+          use.count > arriving) {
         out.report(use.op, Severity::Error, kNeverCompletesSlot)
             << "waits on named barrier "
             << describeNamedBarrier(use.op, use.key) << " for " << use.count
             << " threads, but only " << arriving << " arrivals ("
             << describeWarps(everyWarp[use.key])
             << (model.ranks() > 1 ? " of CTA " + std::to_string(rank) : "")
-            << ") ever arrive on it: the barrier never completes";
+            << ") ever arrive on it"
+            << (looped ? " in a phase (in a loop, a warp that syncs on it "
+                         "arrives once per phase)"
+                       : "")
+            << ": the barrier never completes";
         continue;
       }
       // Another count on the same id by a group that shares no warp.

@@ -226,21 +226,10 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
   if (isElectSync(op))
     return evalElect(op, p);
 
-  auto operand = [&](unsigned i) { return eval(op->getOperand(i), p); };
-  auto binary = [&](auto fn) -> std::optional<APInt> {
-    std::optional<APInt> a = operand(0), b = operand(1);
-    if (!a || !b || a->getBitWidth() != b->getBitWidth())
-      return std::nullopt;
-    return fn(*a, *b);
-  };
-  auto divisor = [](const APInt &b) { return !b.isZero(); };
-
+  if (std::optional<APInt> value = evalArith(
+          op, width, [&](unsigned i) { return eval(op->getOperand(i), p); }))
+    return value;
   return llvm::TypeSwitch<Operation *, std::optional<APInt>>(op)
-      .Case<arith::ConstantOp>([&](arith::ConstantOp c) -> std::optional<APInt> {
-        if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
-          return attr.getValue().sextOrTrunc(width);
-        return std::nullopt;
-      })
       .Case<gpu::ThreadIdOp>([&](Operation *op) -> std::optional<APInt> {
         int d = dimOf(op);
         return d < 0 || d > 2 ? std::nullopt : make(tid[d]);
@@ -258,6 +247,26 @@ std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
         return d < 0 || d > 2 ? std::nullopt : blockId(d);
       })
       .Case<gpu::LaneIdOp>([&](auto) { return make(p.tid % kWarpSize); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<APInt> checksync::evalArith(
+    Operation *op, unsigned width,
+    llvm::function_ref<std::optional<APInt>(unsigned)> operand) {
+  auto binary = [&](auto fn) -> std::optional<APInt> {
+    std::optional<APInt> a = operand(0), b = operand(1);
+    if (!a || !b || a->getBitWidth() != b->getBitWidth())
+      return std::nullopt;
+    return fn(*a, *b);
+  };
+  auto divisor = [](const APInt &b) { return !b.isZero(); };
+
+  return llvm::TypeSwitch<Operation *, std::optional<APInt>>(op)
+      .Case<arith::ConstantOp>([&](arith::ConstantOp c) -> std::optional<APInt> {
+        if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
+          return attr.getValue().sextOrTrunc(width);
+        return std::nullopt;
+      })
       .Case<arith::AddIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a + b; }); })
       .Case<arith::SubIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a - b; }); })
       .Case<arith::MulIOp>([&](auto) { return binary([](APInt a, APInt b) -> std::optional<APInt> { return a * b; }); })

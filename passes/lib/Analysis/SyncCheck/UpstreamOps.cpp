@@ -128,6 +128,12 @@ bool checksync::isThreadBarrier(Operation *op) {
   return isCTABarrier(op) || isa<NVVM::BarrierArriveOp, NVVM::SyncWarpOp>(op);
 }
 
+Value checksync::barWarpSyncMask(Operation *op) {
+  if (auto sync = dyn_cast<NVVM::SyncWarpOp>(op))
+    return sync.getMask();
+  return {};
+}
+
 bool checksync::isElectSync(Operation *op) { return isa<NVVM::ElectSyncOp>(op); }
 
 bool checksync::isCTABarrier(Operation *op) {

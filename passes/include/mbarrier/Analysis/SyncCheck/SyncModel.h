@@ -221,6 +221,15 @@ bool isOpaqueCall(Operation *op);
 /// per op).
 const ExecSet &actingPoints(Operation *op, SPMDModel &model);
 
+/// The value of the arith op `op` (constants, integer arithmetic,
+/// comparisons, select, casts) of result width `width`, its operands given
+/// by `operand(i)`; none for another op or an unknown operand. The one
+/// arithmetic of SPMDModel::eval and of the protocol model's per-trip
+/// evaluation (ProtocolModel.cpp).
+std::optional<llvm::APInt>
+evalArith(Operation *op, unsigned width,
+          llvm::function_ref<std::optional<llvm::APInt>(unsigned)> operand);
+
 /// The analyses, one per class family (docs/checker.md).
 void checkLifetime(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkCounts(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
@@ -235,6 +244,7 @@ void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 /// Class 17: a stage released while a wgmma that reads it may still run.
 void checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
                        Reporter &out);
+void checkWarpSync(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 
 
 /// Whether `fn` is one block of structured control flow (the walkers need

@@ -67,6 +67,10 @@ bool isCTABarrier(Operation *op);
 /// Ops that may order the threads of a CTA or a warp: a CTA barrier,
 /// `bar.arrive` (nvvm.barrier.arrive), `bar.warp.sync`.
 bool isThreadBarrier(Operation *op);
+/// The member mask of a `bar.warp.sync` (nvvm.bar.warp.sync), or null for
+/// any other op.
+Value barWarpSyncMask(Operation *op);
+
 /// An upstream op of the CTA's named barriers (bar.sync / bar.arrive /
 /// bar.red): `nvvm.barrier` (with or without an id, a thread count or a
 /// reduction), `nvvm.barrier0`, `nvvm.barrier.arrive`, `gpu.barrier`.
