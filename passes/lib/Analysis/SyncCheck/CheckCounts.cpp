@@ -265,7 +265,7 @@ void Counter::checkArrivals() {
                                   ? " of CTA " + std::to_string(r)
                                   : std::string();
           out.report(e->op, waited(key.root) ? Severity::Error
-                                             : Severity::Warning, 3)
+                                             : Severity::Warning, kOverArrivalSlot)
               << "arrives " << (*amounts)[r] << " times on a barrier" << where
               << " initialized with arrival count " << *count
               << ": the threads that execute it complete the phase and "
@@ -317,7 +317,7 @@ void Counter::checkArrivals() {
       for (int64_t r = 0; r < ranks; ++r)
         if (total[r] < *count)
           if (Operation *w = waitsIn(r, false, true))
-            out.report(w, Severity::Error, 4)
+            out.report(w, Severity::Error, kUnderArrivalSlot)
                 << "waits for a phase that never completes: the barrier"
                 << where << rankText(r) << " receives " << total[r]
                 << " arrival(s) in the whole kernel but is initialized with "
@@ -337,7 +337,7 @@ void Counter::checkArrivals() {
         bool every = isForLoop(ctx) && !atMostOneTrip(ctx) &&
                      constantTrips(ctx).has_value();
         out.report(group.front()->op,
-                   every ? Severity::Error : Severity::Warning, 3)
+                   every ? Severity::Error : Severity::Warning, kOverArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", " << phases << " times its arrival count " << *count
@@ -348,14 +348,14 @@ void Counter::checkArrivals() {
         break;
       }
       if (total[r] > *count)
-        out.report(group.front()->op, Severity::Warning, 3)
+        out.report(group.front()->op, Severity::Warning, kOverArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", initialized with arrival count " << *count
             << ": more arrivals per phase than the count, so the phases "
                "drift from the trips";
       else
-        out.report(group.front()->op, Severity::Warning, 4)
+        out.report(group.front()->op, Severity::Warning, kUnderArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", initialized with arrival count " << *count
@@ -412,12 +412,12 @@ void Counter::checkBytes() {
                               ? " of CTA " + std::to_string(r)
                               : std::string();
       if (expected[r] > brought[r])
-        out.report(group.front()->op, severity, 6)
+        out.report(group.front()->op, severity, kExpectTxSlot)
             << "expects " << expected[r] << " transaction bytes on the barrier"
             << where << ", but the bulk copies that complete on it bring "
             << brought[r] << " bytes: the phase never completes";
       else
-        out.report(group.front()->op, severity, 6)
+        out.report(group.front()->op, severity, kExpectTxSlot)
             << "expects " << expected[r] << " transaction bytes on the barrier"
             << where << ", but the bulk copies that complete on it bring "
             << brought[r]

@@ -17,7 +17,6 @@ using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
 namespace {
-constexpr unsigned kRankSlot = 90;
 
 /// The computed target rank of `op` and the op that names it, if any.
 std::pair<Value, Operation *> targetRank(Operation *op) {
