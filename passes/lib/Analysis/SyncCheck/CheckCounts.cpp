@@ -302,7 +302,7 @@ void Counter::checkMixedCounts(Operation *ctx, ArrayRef<const Event *> group,
   for (int64_t r = 0; r < model.ranks(); ++r) {
     if (total[r] == 0 || total[r] >= most)
       continue;
-    out.report(group.front()->op, Severity::Warning, 4)
+    out.report(group.front()->op, Severity::Warning, kUnderArrivalSlot)
         << "each trip of the loop makes " << total[r]
         << " arrival(s) on a barrier of the group"
         << (model.clusterDeclared() ? " of CTA " + std::to_string(r) : "")
@@ -342,7 +342,7 @@ void Counter::checkArrivals() {
                                   ? " of CTA " + std::to_string(r)
                                   : std::string();
           out.report(e->op, waited(key.root) ? Severity::Error
-                                             : Severity::Warning, 3)
+                                             : Severity::Warning, kOverArrivalSlot)
               << "arrives " << (*amounts)[r] << " times on a barrier" << where
               << " initialized with arrival count " << *count
               << ": the threads that execute it complete the phase and "
@@ -398,7 +398,7 @@ void Counter::checkArrivals() {
       for (int64_t r = 0; r < ranks; ++r)
         if (total[r] < *count)
           if (Operation *w = waitsIn(r, false, true))
-            out.report(w, Severity::Error, 4)
+            out.report(w, Severity::Error, kUnderArrivalSlot)
                 << "waits for a phase that never completes: the barrier"
                 << where << rankText(r) << " receives " << total[r]
                 << " arrival(s) in the whole kernel but is initialized with "
@@ -423,7 +423,7 @@ void Counter::checkArrivals() {
         if (phases < 2 || waitsPerTrip(key, ctx, r) != 1)
           continue;
         out.report(group.front()->op,
-                   every ? Severity::Error : Severity::Warning, 3)
+                   every ? Severity::Error : Severity::Warning, kOverArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", " << phases << " times its arrival count " << *count
@@ -438,7 +438,7 @@ void Counter::checkArrivals() {
         // arrival after the first phase, before that trip's own arrivals
         // (more than the count) are all made: its wait returns for a phase
         // of the trips before, or waits for one past the last arrival.
-        out.report(group.front()->op, Severity::Error, 3)
+        out.report(group.front()->op, Severity::Error, kOverArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", initialized with arrival count " << *count
@@ -448,14 +448,14 @@ void Counter::checkArrivals() {
             << " trips, so from the second trip on the wait is for a phase "
                "that completes before the trip's arrivals are made";
       else if (total[r] > *count)
-        out.report(group.front()->op, Severity::Warning, 3)
+        out.report(group.front()->op, Severity::Warning, kOverArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", initialized with arrival count " << *count
             << ": more arrivals per phase than the count, so the phases "
                "drift from the trips";
       else
-        out.report(group.front()->op, Severity::Warning, 4)
+        out.report(group.front()->op, Severity::Warning, kUnderArrivalSlot)
             << "each trip of the loop makes " << total[r]
             << " arrival(s) on the barrier" << where << rankText(r)
             << ", initialized with arrival count " << *count
@@ -512,12 +512,12 @@ void Counter::checkBytes() {
                               ? " of CTA " + std::to_string(r)
                               : std::string();
       if (expected[r] > brought[r])
-        out.report(group.front()->op, severity, 6)
+        out.report(group.front()->op, severity, kExpectTxSlot)
             << "expects " << expected[r] << " transaction bytes on the barrier"
             << where << ", but the bulk copies that complete on it bring "
             << brought[r] << " bytes: the phase never completes";
       else
-        out.report(group.front()->op, severity, 6)
+        out.report(group.front()->op, severity, kExpectTxSlot)
             << "expects " << expected[r] << " transaction bytes on the barrier"
             << where << ", but the bulk copies that complete on it bring "
             << brought[r]
@@ -601,14 +601,14 @@ void Counter::checkBytesPerThread(ArrayRef<const Event *> group,
       return; // copies by threads that expect nothing: not paired
   if (more && !fewer && more == static_cast<int64_t>(expected.size()))
     out.report(group.front()->op,
-               waited(key.root) ? Severity::Error : Severity::Warning, 6)
+               waited(key.root) ? Severity::Error : Severity::Warning, kExpectTxSlot)
         << "expects " << *shownExpected
         << " transaction bytes on the barrier each of its threads addresses, "
            "but the bulk copies that complete on it bring "
         << *shownBrought << " bytes: the phase never completes";
   else if (fewer && !more && fewer == static_cast<int64_t>(expected.size()))
     out.report(group.front()->op,
-               waited(key.root) ? Severity::Error : Severity::Warning, 6)
+               waited(key.root) ? Severity::Error : Severity::Warning, kExpectTxSlot)
         << "expects " << *shownExpected
         << " transaction bytes on the barrier each of its threads addresses, "
            "but the bulk copies that complete on it bring "

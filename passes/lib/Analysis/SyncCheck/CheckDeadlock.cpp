@@ -42,8 +42,6 @@ using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
 namespace {
-constexpr unsigned kDeadlockSlot = 110;
-constexpr unsigned kUnmatchedSlot = 111;
 
 using BarrierEvent = SyncEvent;
 
@@ -384,7 +382,7 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
   if (protocol.sampled())
     return;
   for (auto [key, op] : runs.front()->unmatched)
-    out.report(op, Severity::Warning, kUnmatchedSlot)
+    out.report(op, Severity::Warning, kUnmatchedArriveSlot)
         << "arrives on named barrier "
         << describeNamedBarrier(op, key % kNamedPerCTA)
         << " in a phase that completes with bar.arrive alone: no thread "

@@ -43,7 +43,6 @@ using Severity = Reporter::Severity;
 
 namespace {
 
-enum : unsigned { kNeverInitSlot = 81, kNotVisibleSlot = 82, kSeveralSlot = 83 };
 
 /// How many points of `set` each CTA has, if the same for every CTA that
 /// has any (else -1).
@@ -569,14 +568,14 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
   for (auto &[init, use] : firstUse) {
     const Decision &decision = decisions.find(use)->second;
     if (decision.error)
-      out.report(use, Severity::Error, kNotVisibleSlot)
+      out.report(use, Severity::Error, kInitRaceSlot)
           << "uses a barrier before its mbarrier.init is visible to these "
              "threads: other threads initialized it, and no CTA barrier "
              "(nvvm.barrier0, gpu.barrier, or a cluster barrier) lies "
              "between the init and this use, so it may reach the barrier "
              "before it is initialized";
     else
-      out.report(use, Severity::Warning, kNotVisibleSlot)
+      out.report(use, Severity::Warning, kInitRaceSlot)
           << "may use a barrier before its mbarrier.init is visible to "
              "these threads: on some path other threads initialized it "
              "with no CTA barrier (nvvm.barrier0, gpu.barrier, or a "
@@ -585,7 +584,7 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
     std::string text = "the init, by ";
     text += n > 0 ? std::to_string(n) + " thread(s) of each CTA"
                   : std::string("other threads");
-    out.note(use, kNotVisibleSlot, init->getLoc(), text);
+    out.note(use, kInitRaceSlot, init->getLoc(), text);
   }
 }
 
@@ -653,7 +652,7 @@ void checkInitBySeveralThreads(FunctionOpInterface fn, SPMDModel &model,
     }
     if (most < 2)
       return;
-    out.report(init, Severity::Warning, kSeveralSlot)
+    out.report(init, Severity::Warning, kSeveralInitSlot)
         << "is executed by " << most
         << " threads of a CTA for the same barrier: an mbarrier.init of a "
            "barrier that another thread already initialized is undefined, "

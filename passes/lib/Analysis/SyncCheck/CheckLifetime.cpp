@@ -327,17 +327,17 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
     if (isa<InitOp>(op) && key) {
       uint8_t m = state.barriers.get(*key, kNone);
       if (m == kLive)
-        out.report(op, Severity::Warning, 8)
+        out.report(op, Severity::Warning, kLifetimeSlot)
             << "re-initializes a barrier that is live: it was initialized "
                "before and not invalidated (mbarrier.inval); "
                "re-initializing a barrier that threads may still arrive on "
                "or wait on loses their arrivals";
       else if ((m & kLive) && fixedIndex(*key, fn))
-        out.report(op, Severity::Warning, 8)
+        out.report(op, Severity::Warning, kLifetimeSlot)
             << "may re-initialize a live barrier: on some path it was "
                "initialized before and not invalidated (mbarrier.inval)";
       else
-        out.clear(op, 8);
+        out.clear(op, kLifetimeSlot);
       state.barriers.set(*key, kLive);
       state.groups.set(key->root, kUnfenced);
     } else if (isa<InvalOp>(op) && key) {
@@ -347,16 +347,16 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
                    cast<MBarrierOpInterface>(op).getBarrierGroup().getType())) {
       uint8_t m = state.barriers.get(*key, kNone);
       if (m == kInval)
-        out.report(op, Severity::Error, 8)
+        out.report(op, Severity::Error, kLifetimeSlot)
             << "uses a barrier after mbarrier.inval: an invalidated barrier "
                "must be initialized again (mbarrier.init) before any other "
                "operation";
       else if ((m & kInval) && fixedIndex(*key, fn))
-        out.report(op, Severity::Warning, 8)
+        out.report(op, Severity::Warning, kLifetimeSlot)
             << "may use a barrier after mbarrier.inval: on some path the "
                "barrier is invalidated and not initialized again";
       else
-        out.clear(op, 8);
+        out.clear(op, kLifetimeSlot);
     }
 
     // Class 1: init visibility.
@@ -394,25 +394,25 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
                               "nvvm.cluster.wait) after mbarrier.fence_init"
                             : "no nvvm.cluster.wait after nvvm.cluster.arrive";
         if (every && model.clusterDeclared())
-          out.report(op, Severity::Error, 1)
+          out.report(op, Severity::Error, kInitNotVisibleSlot)
               << "reaches another CTA's barrier before its mbarrier.init is "
                  "visible to the cluster: "
               << missing << " between the init and this remote arrival or copy";
         else if (every)
           // Without a declared cluster the launch may have one CTA per
           // cluster, where the target is the CTA itself: not every launch.
-          out.report(op, Severity::Warning, 1)
+          out.report(op, Severity::Warning, kInitNotVisibleSlot)
               << "may reach another CTA's barrier before its mbarrier.init is "
                  "visible to the cluster: in a launch with clusters of more "
                  "than one CTA (the kernel declares no known_cluster_size), "
               << missing << " between the init and this remote arrival or copy";
         else
-          out.report(op, Severity::Warning, 1)
+          out.report(op, Severity::Warning, kInitNotVisibleSlot)
               << "may reach another CTA's barrier before its mbarrier.init is "
                  "visible to the cluster: on some path, "
               << missing << " between the init and this remote arrival or copy";
       } else {
-        out.clear(op, 1);
+        out.clear(op, kInitNotVisibleSlot);
       }
     }
 
@@ -428,19 +428,19 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
         isKernelFunction(fn)) {
       for (Operation *remote : state.pendingOps) {
         if (isCovered(remote)) {
-          out.clear(remote, 2);
+          out.clear(remote, kExitSlot);
           continue;
         }
         bool every = state.exit == kPending;
         bool error = every && !drains && model.clusterDeclared();
         if (error)
-          out.report(remote, Severity::Error, 2)
+          out.report(remote, Severity::Error, kExitSlot)
               << "is followed by the kernel's exit with no cluster barrier "
                  "(nvvm.cluster.arrive + nvvm.cluster.wait) in between: a CTA "
                  "may exit, and its shared memory go away, while another CTA "
                  "still arrives on or accesses it";
         else
-          out.report(remote, Severity::Warning, 2)
+          out.report(remote, Severity::Warning, kExitSlot)
               << "may be followed by the kernel's exit with no cluster "
                  "barrier (nvvm.cluster.arrive + nvvm.cluster.wait) in "
                  "between: a CTA may exit, and its shared memory go away, "

@@ -139,7 +139,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
         scope = cast<TestWaitOp>(op).getScope();
       if (scope == Scope::cta &&
           llvm::is_contained(remote, barrierOf(op)->root))
-        out.report(op, Severity::Warning, 7)
+        out.report(op, Severity::Warning, kCTAScopeWaitSlot)
             << "waits with scope cta on a barrier that other CTAs arrive "
                "on: a .cta acquire is not morally strong with their "
                ".release.cluster arrivals, so the data they wrote before "
@@ -211,27 +211,27 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
       ExecSet set = setOf(op);
       if (arrive.getEffectiveScope() == Scope::cta) {
         if (set && set->anyCommon(state.unsynced))
-          out.report(op, Severity::Warning, 71)
+          out.report(op, Severity::Warning, kCTAScopeArrivalSlot)
               << "arrives on another CTA's barrier with scope cta after "
                  "stores: a .cta release is not morally strong with the "
                  "owner's wait, so it does not publish them (use scope "
                  "cluster, the default of the cluster form)";
         else
-          out.clear(op, 71);
+          out.clear(op, kCTAScopeArrivalSlot);
         return;
       }
       if (arrive.getEffectiveSem() != Semantics::relaxed)
         return;
       if (set && (set->anyCommon(state.dirty) ||
                   set->anyCommon(state.dirtyShared)))
-        out.report(op, Severity::Warning, 70)
+        out.report(op, Severity::Warning, kRelaxedArrivalSlot)
             << "is a relaxed arrival on another CTA's barrier after stores "
                "with no release fence in between: nothing orders those "
                "stores before the arrival, so the waiting CTA may not see "
                "them (put a fence.acq_rel.cluster between the stores and "
                "the arrival, or arrive with sem release)";
       else
-        out.clear(op, 70);
+        out.clear(op, kRelaxedArrivalSlot);
     };
     if (auto arrive = dyn_cast<MBarrierArrivalOpInterface>(op))
       weakRemote(arrive);

@@ -29,12 +29,6 @@ using namespace mlir::mbarrier;
 using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
-namespace {
-constexpr unsigned kNeverCompletesSlot = 100;
-constexpr unsigned kTwoRolesSlot = 101;
-constexpr unsigned kPartialCTABarrierSlot = 130;
-constexpr unsigned kSameCountRolesSlot = 140;
-} // namespace
 
 std::optional<NamedBarrierOpInfo> checksync::namedBarrierOpOf(Operation *op) {
   if (isa<BarSyncOp, BarRedOp>(op))
@@ -298,7 +292,7 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
             other.count == 0 ||
             other.warps.anyCommon(use.warps))
           continue;
-        out.report(use.op, Severity::Warning, kTwoRolesSlot)
+        out.report(use.op, Severity::Warning, kTwoCountsSlot)
             << "uses named barrier " << describeNamedBarrier(use.op, use.key)
             << " with " << use.count << " threads ("
             << describeWarps(use.warps) << "), which "
@@ -306,7 +300,7 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
             << " threads: one id for two groups that share no warp, whose "
                "arrivals count toward each other's phases (give each role "
                "its own named barrier)";
-        out.note(use.op, kTwoRolesSlot, other.op->getLoc(),
+        out.note(use.op, kTwoCountsSlot, other.op->getLoc(),
                  "the other group's use of the id");
         break;
       }

@@ -175,14 +175,14 @@ void Counter::checkParity() {
     if (phases && *phases % 2 == 0)
       continue; // an even number of phases per trip: the parity repeats
     if (phases && *phases % 2 == 1)
-      out.report(w, Severity::Error, 5)
+      out.report(w, Severity::Error, kParitySlot)
           << "waits on the same barrier and parity in every trip of the "
              "loop, but the barrier's phases advance by an odd number per "
              "trip: from the second trip on the wait can return at once, "
              "for a phase that completed earlier (carry the parity in an "
              "iter_arg and flip it each phase)";
     else
-      out.report(w, Severity::Warning, 5)
+      out.report(w, Severity::Warning, kParitySlot)
           << "waits on the same barrier and parity in every trip of the "
              "loop, but the barrier's phases advance while the loop runs: "
              "from the second trip on the wait can return at once, for a "
@@ -214,7 +214,7 @@ void Counter::checkRingParity(WaitOp wait, const BarrierKey &key,
   });
   if (!arrivedInLoop)
     return;
-  out.report(wait, Severity::Warning, 5)
+  out.report(wait, Severity::Warning, kParitySlot)
       << "waits on the stages of a ring of "
       << key.range->second - key.range->first
       << " with the same parity in every trip of a loop that can take more "
@@ -289,7 +289,7 @@ void Counter::checkRunAhead() {
     if (!waitedInLoop)
       continue;
     if (ring) {
-      out.report(e.op, Severity::Warning, 50)
+      out.report(e.op, Severity::Warning, kNoBackPressureSlot)
           << "arrives on the stages of a ring in every trip of a loop that "
              "never waits, and the loop can take more trips than the ring "
              "has stages: nothing keeps it from lapping the threads that "
@@ -298,7 +298,7 @@ void Counter::checkRunAhead() {
              "it)";
       continue;
     }
-    out.report(e.op, Severity::Warning, 50)
+    out.report(e.op, Severity::Warning, kNoBackPressureSlot)
         << "arrives on the barrier in every trip of a loop that never waits: "
            "nothing keeps it from running two or more phases ahead of the "
            "threads that wait on the barrier, whose parity then aliases (give "
@@ -410,7 +410,7 @@ void Counter::checkParityAfterLoop() {
     int64_t expected = (*before + 1) & 1;
     if (parity == expected)
       continue;
-    out.report(w, Severity::Error, 51)
+    out.report(w, Severity::Error, kParityAfterLoopSlot)
         << "waits with parity " << parity << " after a loop of " << *trips
         << " trip(s) that completes " << inLoopPhases
         << " phase(s) of the barrier, an odd number: the phase this wait is "
@@ -606,7 +606,7 @@ void Counter::checkStartupDeadlock() {
       if (rootA == rootB || !arrivalsAfter(rootA, b) ||
           !arrivalsAfter(rootB, a))
         continue;
-      out.report(a, Severity::Error, 52)
+      out.report(a, Severity::Error, kStartupDeadlockSlot)
           << "waits for phase 0 of a fresh barrier in the first trip "
              "(parity 0), and every arrival on it comes after another "
              "first-trip wait for phase 0, on a barrier whose every arrival "

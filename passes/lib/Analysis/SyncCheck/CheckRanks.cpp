@@ -26,8 +26,6 @@ using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
 namespace {
-constexpr unsigned kRankSlot = 90;
-constexpr unsigned kGridRankSlot = 160;
 
 /// Whether `v` is computed from a CTA id of the grid (`%ctaid`,
 /// gpu.block_id), through at most 64 ops.

@@ -34,7 +34,6 @@ using Severity = Reporter::Severity;
 // A named namespace: the library is a unity build, and the other check
 // files have their own `Pending`, `State`, ...
 namespace staging_buffers {
-constexpr unsigned kStagingSlot = 100;
 /// The smallest box a tensor store reads (PTX ISA: the box's inner extent
 /// in bytes is a multiple of 16).
 constexpr int64_t kMinBoxBytes = 16;

@@ -24,9 +24,6 @@ using namespace mlir::mbarrier;
 using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
-namespace {
-constexpr unsigned kLaneOutsideMaskSlot = 150;
-} // namespace
 
 void checksync::checkWarpSync(FunctionOpInterface fn, SPMDModel &model,
                               Reporter &out) {

@@ -31,7 +31,6 @@ using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
 namespace {
-constexpr unsigned kWgmmaReleaseSlot = 170;
 
 /// The wgmma ops (sm_90a warpgroup MMAs) the check follows.
 bool isWgmma(Operation *op) { return isa<NVVM::WgmmaMmaAsyncOp>(op); }

@@ -10,6 +10,39 @@
 
 namespace mlir::mbarrier::checksync {
 
+/// The report slots, one per rule of the classes (docs/checker.md): a
+/// report is kept per (op, slot), and once per (source location, slot), so
+/// two rules never share a slot (the one list, instead of a number per file).
+enum ReportSlot : unsigned {
+  kInitNotVisibleSlot = 1,     // class 1, cross-CTA
+  kExitSlot = 2,               // class 2
+  kOverArrivalSlot = 3,        // class 3
+  kUnderArrivalSlot = 4,       // class 4
+  kParitySlot = 5,             // class 5, a loop-invariant parity
+  kNoBackPressureSlot = 50,    // class 5, a loop that never waits
+  kParityAfterLoopSlot = 51,   // class 5, after a loop
+  kStartupDeadlockSlot = 52,   // class 5, a first-trip wait without the phase offset
+  kExpectTxSlot = 6,           // class 6
+  kCTAScopeWaitSlot = 7,       // class 7, a scope-cta wait
+  kRelaxedArrivalSlot = 70,    // class 7, a relaxed arrival after stores
+  kCTAScopeArrivalSlot = 71,   // class 7, a scope-cta arrival after stores
+  kLifetimeSlot = 8,           // class 8, inval / re-init
+  kNeverInitSlot = 81,         // class 8, never initialized
+  kInitRaceSlot = 82,          // class 1, within the CTA
+  kSeveralInitSlot = 83,       // class 8, init by several threads
+  kRankSlot = 90,              // class 9
+  kStagingSlot = 100,          // class 10
+  kNeverCompletesSlot = 105,   // class 11, more threads than arrive
+  kTwoCountsSlot = 106,        // class 11, one id two counts
+  kDeadlockSlot = 110,         // class 12
+  kUnmatchedArriveSlot = 111,  // class 12, a phase of arrivals only
+  kPartialCTABarrierSlot = 130, // class 13
+  kSameCountRolesSlot = 140,   // class 14
+  kLaneOutsideMaskSlot = 150,  // class 15
+  kGridRankSlot = 160,         // class 16
+  kWgmmaReleaseSlot = 170,     // class 17
+};
+
 /// Reports of the checker, one per op and message, emitted at the end so
 /// that a loop walked twice reports once (the last walk wins), and once per
 /// source location and slot: the barrier ops that one pipe op (or one line
