@@ -70,6 +70,9 @@ from mlir.dialects import llvm, nvvm
 from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH,
                                  smem_offset, store_drain, store_tile, store_tile_tma,
                                  warpgroup_barrier)
+from gemm_parts import layouts
+from gemm_parts.layouts import MAJORS, MN_CHUNK, layout_suffix
+from gemm_parts.operands import copy_operand
 from gemm_parts.pingpong import pingpong_consumer
 from gemm_parts.wgmma import (BK, DESC_HI, acc_type, mma_k_tile, smem_address,  # noqa: F401
                               wgmma, wgmma_descriptor)
@@ -142,8 +145,21 @@ class Config:
     # Tile rows: 128 (cooperative: 2 warpgroups x 64); pingpong: 64 (one
     # m64 wgmma per k16 step) or 128 (two, two accumulators).
     bm: int = 128
+    # The operands' layouts (gemm_parts/layouts.py): A M x K and B N x K,
+    # each "K" (K contiguous) or "MN" (M or N contiguous), through the TMA
+    # boxes and wgmma's transpose bits (gemm_parts/wgmma.py), not a copy.
+    a_major: str = "K"
+    b_major: str = "K"
 
     def __post_init__(self):
+        for which in ("a_major", "b_major"):
+            if getattr(self, which) not in MAJORS:
+                raise ValueError(f"{which} is 'K' or 'MN', got {getattr(self, which)!r}")
+        if self.b_major == "MN" and self.b_box_rows % MN_CHUNK:
+            raise ValueError(f"an N-major B is loaded in 64-row chunks: bn / cluster = "
+                             f"{self.b_box_rows} is not a multiple of 64")
+        if self.barriers == "raw" and (self.a_major, self.b_major) != ("K", "K"):
+            raise ValueError("a_major and b_major are knobs of the pipe ring (barriers='pipe')")
         if self.bn % 16 or not 16 <= self.bn <= 256:
             raise ValueError(f"bn is a multiple of 16 up to 256, got {self.bn}")
         if self.cluster not in (1, 2):
@@ -228,7 +244,8 @@ class Config:
         p = "_p" if self.persistent else ""
         e = "_ts" if self.epilogue == "tma" else ""
         pp = "_pp" if self.consumers == "pingpong" else ""
-        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{raw}"
+        lay = layout_suffix(self.a_major, self.b_major)
+        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{raw}{lay}"
 
     def tiles(self, M: int, N: int) -> int:
         """Output tiles of an M x N output: M tiles padded to whole clusters."""
@@ -424,12 +441,11 @@ def _pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, ran
     b_box_bytes = cfg.b_box_rows * BK * 2
     for t in lang.range(k_tiles, carry=[producer]):
         slot = producer.acquire()
-        slot.cp_async_bulk_tensor(a_stages, k.param("tmap_a"), [tile_m * cfg.bm, t * BK],
-                                  box_bytes=cfg.a_bytes)
-        slot.cp_async_bulk_tensor(b_stages, k.param("tmap_b"), [b_row, t * BK],
-                                  box_bytes=b_box_bytes,
-                                  multicast="row" if CS > 1 else None,
-                                  byte_offset_in_stage=rank * b_box_bytes if CS > 1 else 0)
+        copy_operand(slot, a_stages, k.param("tmap_a"), tile_m * cfg.bm, t * BK, cfg.bm,
+                     cfg.a_major)
+        copy_operand(slot, b_stages, k.param("tmap_b"), b_row, t * BK, cfg.b_box_rows,
+                     cfg.b_major, multicast="row" if CS > 1 else None,
+                     byte_offset=rank * b_box_bytes if CS > 1 else 0)
         slot.commit(bytes=cfg.a_bytes + cfg.b_bytes)   # A + every CTA's part of B
 
 
@@ -445,14 +461,17 @@ def _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value
     a_stages = StageBuffer(a_ring, (S, BM, BK), "bf16")
     b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
     leader = wtid == 0
-    a_off = cw * (64 * BK * 2)                     # this warpgroup's 64 rows of A
+    # This warpgroup's 64 rows of A: 64 rows of 128 B on (K-major), or the
+    # next 64-row chunk (MN-major): 8 KiB either way.
+    a_off = cw * (64 * BK * 2)
+    majors = (cfg.a_major, cfg.b_major)
 
     def trip(consumer, acc, tiles: int):
         held = None
         for _ in range(tiles):
             slot = consumer.wait()                 # A and B of this K tile landed
             acc = mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
-                              smem_address(slot.stage_ptr(b_stages)), cfg.bn)
+                              smem_address(slot.stage_ptr(b_stages)), cfg.bn, *majors)
             if held is not None:
                 nvvm.WgmmaWaitGroupSyncOp(1)       # the previous tile's wgmmas are done
                 held.release(pred=leader)
@@ -468,13 +487,13 @@ def _pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value
         # from the trip before; the last tile after the loop.
         first = consumer.wait()
         acc = mma_k_tile(acc, smem_address(first.stage_ptr(a_stages)) + a_off,
-                          smem_address(first.stage_ptr(b_stages)), cfg.bn)
+                          smem_address(first.stage_ptr(b_stages)), cfg.bn, *majors)
         loop = lang.range(1, k_tiles, carry=[consumer, first, acc])
         for _ in loop:
             _, prev, acc = loop.carry
             slot = consumer.wait()
             acc = mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
-                              smem_address(slot.stage_ptr(b_stages)), cfg.bn)
+                              smem_address(slot.stage_ptr(b_stages)), cfg.bn, *majors)
             nvvm.WgmmaWaitGroupSyncOp(1)           # tile t-1's wgmmas are done
             prev.release(pred=leader)
             loop.next(consumer, slot, acc)
@@ -582,18 +601,24 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     k = build(M, N, K, cfg, name=name, source_params=True, sms=sms)
     expect = c if cfg.out == "f32" else to_bf16_bits(c)
     out_dtype = "float32" if cfg.out == "f32" else "uint16"
-    ab, bb = to_bf16_bits(a), to_bf16_bits(b)
+    # Each operand stored in its layout: K-major as is, MN-major transposed.
+    ab = to_bf16_bits(a if cfg.a_major == "K" else a.T)
+    bb = to_bf16_bits(b if cfg.b_major == "K" else b.T)
+    a_op = layouts.Operand("a", M, K, cfg.a_major, ab.shape[1], 0)
+    b_op = layouts.Operand("b", N, K, cfg.b_major, bb.shape[1], 0)
     return manifest.Case(
         k, [manifest.buffer("a", ab), manifest.buffer("b", bb),
-            manifest.tensormap("a", (M, K), (cfg.bm, BK), dtype="uint16", swizzle="128B"),
-            manifest.tensormap("b", (N, K), (cfg.b_box_rows, BK), dtype="uint16",
+            manifest.tensormap("a", a_op.map_shape(), a_op.box(cfg.bm), dtype="uint16",
                                swizzle="128B"),
+            manifest.tensormap("b", b_op.map_shape(), b_op.box(cfg.b_box_rows),
+                               dtype="uint16", swizzle="128B"),
             manifest.buffer("c", fill=-1 if cfg.out == "f32" else 0xFFFF,   # NaN poison
                             shape=[M, N], dtype=out_dtype)] +
         # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).
         [manifest.tensormap("c", (M, N), STORE_BOX, dtype="uint16", swizzle="128B")
          if N % 8 == 0 else
-         manifest.tensormap("a", (M, K), (cfg.bm, BK), dtype="uint16", swizzle="128B")]
+         manifest.tensormap("a", a_op.map_shape(), a_op.box(cfg.bm), dtype="uint16",
+                            swizzle="128B")]
         * (cfg.epilogue == "tma") +
         [manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
         {"c": expect}, inputs={"a": ab, "b": bb}, shared_mem=cfg.smem_bytes)
