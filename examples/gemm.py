@@ -16,7 +16,10 @@ form: one CTA per SM walks the tiles, the pipe's states carried across them.
 ``Config(consumers="pingpong", bm=64 or 128)`` gives each consumer
 warpgroup a whole tile, the two on alternate tiles, in turn through an
 ordered sequence (``gemm_parts/pingpong.py``); ``gemm_parts/schedule.py``
-picks a configuration per shape (the benchmark's "auto").
+picks a configuration per shape (the benchmark's "auto"). ``matmul(a, b,
+out=None)`` (``gemm_parts/api.py``) is the torch entry: any of the four
+layouts of A and B (``Config.a_major``/``b_major``), strides checked, each
+configuration compiled once and cached on disk, capturable in a CUDA graph.
 
 The CTA (384 threads) is three warpgroups:
 
@@ -77,6 +80,7 @@ from gemm_parts.pingpong import pingpong_consumer
 from gemm_parts.wgmma import (BK, DESC_HI, acc_type, mma_k_tile, smem_address,  # noqa: F401
                               wgmma, wgmma_descriptor)
 from gemm_parts.shapes import check_shape  # noqa: F401  (MLIR-free: run.py loads it too)
+from gemm_parts.api import matmul  # noqa: F401  (the torch entry: c = matmul(a, b))
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import (Kernel, MBarrier, OrderedSequence, Pipeline, TMABar, for_range,
                                    if_else, if_then)

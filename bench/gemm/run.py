@@ -71,6 +71,11 @@ def load_shapes():
     return _load_part("shapes")
 
 
+def load_layouts():
+    """examples/gemm_parts/layouts.py: the operand layouts and their stride rules."""
+    return _load_part("layouts")
+
+
 def load_schedule():
     """examples/gemm_parts/schedule.py: the "auto" schedule's chooser."""
     return _load_part("schedule")
@@ -128,18 +133,35 @@ class Ours:
         return min(tiles, sms - sms % cs)
 
     def prepare(self, a, b, c):
-        """The launch of C = A @ B^T on torch tensors: a closure."""
+        """The launch of C = A @ B^T on torch tensors (A: M x K, B: N x K,
+        each in the layout the configuration was built for: K-major, or
+        MN-major where its a_major / b_major says so): a closure. A stride
+        the configuration cannot take is a ValueError before any CUDA call
+        (gemm_parts/layouts.py), never a wrong product."""
         import numpy as np
         rt, cfg = self.rt, self.cfg
         M, K = a.shape
         N = b.shape[0]
         load_shapes().check_shape(M, N, K)     # a ValueError before any CUDA call
-        da = rt.DeviceBuffer(a.data_ptr(), (M, K), np.dtype(np.uint16))
-        db = rt.DeviceBuffer(b.data_ptr(), (N, K), np.dtype(np.uint16))
+        lay = load_layouts()
+        ops = [lay.operand(n, tuple(t.shape), tuple(t.stride()), t.data_ptr(), k_dim=1)
+               for n, t in (("a", a), ("b", b))]
+        for op, built in zip(ops, (cfg.get("a_major", "K"), cfg.get("b_major", "K"))):
+            if op.major != built:
+                raise ValueError(f"{cfg['name']} takes a {built}-major {op.name}, got a "
+                                 f"{op.major}-major one (strides {op.ld} apart)")
+        if tuple(c.shape) != (M, N) or (N > 1 and c.stride()[1] != 1) or \
+                (M > 1 and c.stride()[0] != N):
+            raise ValueError(f"C must be a dense row-major {M} x {N} tensor, got shape "
+                             f"{tuple(c.shape)} strides {tuple(c.stride())}")
+        A, B = ops
+        da = rt.DeviceBuffer(A.ptr, (A.extent_bytes() // 2,), np.dtype(np.uint16))
+        db = rt.DeviceBuffer(B.ptr, (B.extent_bytes() // 2,), np.dtype(np.uint16))
         dc = rt.DeviceBuffer(c.data_ptr(), tuple(c.shape), np.dtype(np.uint16 if c.element_size() == 2 else np.float32))
-        ta = rt.encode_tensor_map_tiled(da, "bfloat16", (M, K), (cfg["bm"], cfg["bk"]), swizzle="128B")
-        tb = rt.encode_tensor_map_tiled(db, "bfloat16", (N, K), (cfg["b_box_rows"], cfg["bk"]),
-                                        swizzle="128B")
+        ta = rt.encode_tensor_map_tiled(da, "bfloat16", A.map_shape(), A.box(cfg["bm"]),
+                                        strides=A.map_strides(), swizzle="128B")
+        tb = rt.encode_tensor_map_tiled(db, "bfloat16", B.map_shape(), B.box(cfg["b_box_rows"]),
+                                        strides=B.map_strides(), swizzle="128B")
         self.maps += [ta, tb]
         tc = []
         if cfg.get("epilogue") == "tma":     # C's map (rows 16-byte aligned), else A's, unused

@@ -53,6 +53,17 @@ CANDIDATES = (
     Candidate("p1_128_ts", 128, 128, 0.97),
 )
 
+#: The candidates' configurations: examples/gemm.py's Config keyword
+#: arguments (bench/gemm/build.py builds them under these names; matmul,
+#: gemm_parts/api.py, adds the operands' layout).
+CONFIG_KWARGS = {
+    "p1_256_ts": dict(bn=256, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "p1_128_ts": dict(bn=128, stages=6, cluster=1, persistent=True, epilogue="tma"),
+    "p1_192_ts": dict(bn=192, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "pp_128x128_ts": dict(bm=128, bn=128, stages=6, cluster=1, persistent=True,
+                          epilogue="tma", consumers="pingpong"),
+}
+
 
 def tiles(M: int, N: int, bm: int, bn: int) -> int:
     return math.ceil(M / bm) * math.ceil(N / bn)
