@@ -94,10 +94,10 @@ def compiler_version() -> str | None:
     ptxas), or None where there is none (no MLIR on this machine)."""
     try:
         spec = importlib.util.find_spec("mbarrier_dialect")
-        importlib.util.find_spec("mlir")
+        mlir = importlib.util.find_spec("mlir")
     except (ImportError, ValueError):
         return None
-    if spec is None or not spec.submodule_search_locations:
+    if spec is None or mlir is None or not spec.submodule_search_locations:
         return None
     h = hashlib.sha256()
     root = Path(list(spec.submodule_search_locations)[0])
@@ -273,11 +273,16 @@ def config_for_layout(M: int, N: int, K: int, a_major: str, b_major: str, sms: i
     return {**schedule.CONFIG_KWARGS[name], "a_major": a_major, "b_major": b_major}
 
 
-def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None):
+def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
+           config: str | None = None):
     """``a @ b`` (a: M x K, b: K x N, bf16 CUDA tensors, either of them
     row- or column-major) into `out` (a new row-major M x N bf16 tensor if
     None), on `stream` (default: torch's current stream); returns `out`.
-    Every check runs before any CUDA call (``ValueError``)."""
+    `config`: a name of ``schedule.CONFIG_KWARGS`` instead of the
+    schedule's choice (the benchmark's). Every check runs before any CUDA
+    call (``ValueError``)."""
+    if config is not None and config not in schedule.CONFIG_KWARGS:
+        raise ValueError(f"config is one of {sorted(schedule.CONFIG_KWARGS)}, got {config!r}")
     A, B, M, N, K = check_operands(a, b, out)
     if out is None:
         import torch
@@ -287,7 +292,10 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None):
         stream = torch.cuda.current_stream().cuda_stream if torch is not None else 0
     rt = runtime()
     sms = rt.sm_count()
-    config = config_for_layout(M, N, K, A.major, B.major, sms)
+    if config is None:
+        config = config_for_layout(M, N, K, A.major, B.major, sms)
+    else:
+        config = {**schedule.CONFIG_KWARGS[config], "a_major": A.major, "b_major": B.major}
     key = (json.dumps(config, sort_keys=True), A, B, out.data_ptr(), M, N, K, stream, sms)
     issue = _launches.get(key)
     if issue is None:                  # (during capture: host work only, the maps exist)

@@ -62,6 +62,12 @@ CONFIG_KWARGS = {
     "p1_192_ts": dict(bn=192, stages=4, cluster=1, persistent=True, epilogue="tma"),
     "pp_128x128_ts": dict(bm=128, bn=128, stages=6, cluster=1, persistent=True,
                           epilogue="tma", consumers="pingpong"),
+    # 64-row tiles (one m64 wgmma per warpgroup and k16 step), for M <= 128:
+    # not candidates until measured (matmul(..., config=NAME) runs them).
+    "pp_64x256_ts": dict(bm=64, bn=256, stages=4, cluster=1, persistent=True, epilogue="tma",
+                         consumers="pingpong", group_m=32),
+    "pp_64x128_ts": dict(bm=64, bn=128, stages=8, cluster=1, persistent=True, epilogue="tma",
+                         consumers="pingpong", group_m=32),
 }
 
 
