@@ -55,8 +55,7 @@ CONFIGS = {
     "p1_192_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_192_ts"]),
     # Ping-pong consumers (gemm_parts/pingpong.py): each warpgroup a whole
     # tile, the two on alternate tiles, in turn through an ordered sequence.
-    "pp_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=1, persistent=True,
-                                epilogue="tma", consumers="pingpong", group_m=32),
+    "pp_64x256_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_64x256_ts"]),
     "pp_128x128_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_128x128_ts"]),
     # ... in a 2x1 cluster: B (256 of the 320 rows a stage loads) multicast
     "pp2_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=2, persistent=True,
@@ -72,9 +71,10 @@ CONFIGS = {
     "c2_256_raw_r": gemm.Config(bn=256, stages=4, cluster=2, barriers="raw",
                                 release_sem="relaxed"),
 }
-# The schedule's configurations in the other three layouts (A M-major
-# and/or B N-major: gemm_parts/layouts.py), as matmul builds them.
+# The schedule's configurations (matmul's, gemm_parts/api.py) in the four
+# layouts (A M-major and/or B N-major: gemm_parts/layouts.py).
 for _name, _kwargs in schedule.CONFIG_KWARGS.items():
+    CONFIGS.setdefault(_name, gemm.Config(**_kwargs))
     for _a, _b in (("K", "MN"), ("MN", "K"), ("MN", "MN")):
         CONFIGS[_name + layout_suffix(_a, _b)] = gemm.Config(**_kwargs, a_major=_a, b_major=_b)
 
@@ -105,7 +105,11 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          ("p1_256_ts_aK_bMN", 264, 1032, 136), ("p1_256_ts_aMN_bK", 520, 261, 200),
          ("p1_256_ts_aMN_bMN", 136, 520, 72), ("pp_128x128_ts_aK_bMN", 131, 648, 200),
          ("pp_128x128_ts_aMN_bK", 264, 777, 136), ("pp_128x128_ts_aMN_bMN", 520, 264, 8),
-         ("p1_192_ts_aMN_bMN", 264, 776, 136), ("p1_128_ts_aMN_bK", 136, 776, 200)]
+         ("p1_192_ts_aMN_bMN", 264, 776, 136), ("p1_128_ts_aMN_bK", 136, 776, 200),
+         # 64-row ping-pong tiles, 64 or 128 wide
+         ("pp_64x128_ts", 130, 1032, 136), ("pp_64x128_ts_aMN_bMN", 264, 776, 200),
+         ("pp_64x64_ts", 130, 261, 200), ("pp_64x64_ts_aMN_bK", 520, 1032, 72),
+         ("pp_64x64_ts_aK_bMN", 131, 264, 8)]
 
 
 def build(out_dir: str, names=None) -> dict:

@@ -23,7 +23,8 @@ if [ "${SANITIZE:-1}" = 1 ]; then
 fi
 echo "== check, variants"
 timeout ${CHECK_TIMEOUT:-150} python3 $C/graph_run.py $C $C/cache --check --variants --rounds ${ROUNDS:-3} \
+  ${VARIANT_CONFIGS:+--variant-configs $VARIANT_CONFIGS} ${VARIANT_SHAPES:+--variant-shapes $VARIANT_SHAPES} \
   --json "$OUT/check.json" 2>&1 | tee "$OUT/check.log" | grep -v "PASS"
 echo "== grid, layouts"
-timeout ${BENCH_TIMEOUT:-240} python3 $C/graph_run.py $C $C/cache --bench --layouts --triton --rounds ${ROUNDS:-3} \
+timeout ${BENCH_TIMEOUT:-240} python3 $C/graph_run.py $C $C/cache ${BENCH_FLAGS:---bench --layouts --triton} --rounds ${ROUNDS:-3} \
   --json "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log"

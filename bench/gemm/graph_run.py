@@ -41,6 +41,10 @@ VARIANTS = ["p1_256_ts", "pp_128x128_ts", "p1_192_ts", "p1_128_ts", "pp_64x256_t
             "pp_64x128_ts"]
 
 
+def shape_list(text: str):
+    return [tuple(int(x) for x in s.split("x")) for s in text.split(",") if s]
+
+
 def load(path: Path, name: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -201,6 +205,8 @@ def main() -> None:
     ap.add_argument("--layouts", action="store_true", help="a few shapes in the four layouts")
     ap.add_argument("--variants", action="store_true", help="each configuration on the "
                     "small and K 1024-2048 shapes")
+    ap.add_argument("--variant-configs", default=",".join(VARIANTS))
+    ap.add_argument("--variant-shapes", default="", help="MxNxK,... (default VARIANT_SHAPES)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--triton", action="store_true")
     ap.add_argument("--json", default="")
@@ -220,8 +226,9 @@ def main() -> None:
     if args.check:
         res["check"] = check_layouts(torch, api, run, g)
     if args.variants:
-        res["variants"] = bench(torch, api, run, VARIANT_SHAPES, LAYOUTS[:1], VARIANTS, g,
-                                args.rounds, False)
+        res["variants"] = bench(torch, api, run,
+                                shape_list(args.variant_shapes) or VARIANT_SHAPES, LAYOUTS[:1],
+                                args.variant_configs.split(","), g, args.rounds, False)
     if args.bench:
         res["bench"] = bench(torch, api, run, GRID, LAYOUTS[:1], ["auto"], g, args.rounds,
                              args.triton)
