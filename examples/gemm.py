@@ -5,8 +5,10 @@ every barrier of it an mbarrier-dialect op.
 
     python examples/gemm.py [--bn 256] [--stages 4] [--cluster 2] [--out bf16] [-o OUT_DIR] [--run]
 
-A and B are both K-major (row-major A, and B stored as N x K, the layout of a
-``torch.nn.Linear`` weight); C is row-major. M, N and K are kernel
+By default A and B are both K-major (row-major A, and B stored as N x K, the
+layout of a ``torch.nn.Linear`` weight); ``Config(a_major="MN")`` /
+``b_major="MN"`` take an M-major A / N-major B (``gemm_parts/layouts.py``;
+their M or N a multiple of 8, the TMA's row-stride rule); C is row-major. M, N and K are kernel
 parameters: one cubin serves every shape with K a multiple of 8 (the 16-byte
 TMA row strides; ``check_shape`` refuses other K before any CUDA call);
 edges of the tile read as zeros (TMA out-of-bounds fill) and are not

@@ -12,7 +12,10 @@ configuration runs in a child process under a timeout, so a hang or a fault
 is reported, not fatal.
 
 C = A @ B^T with A (M x K) and B (N x K) bf16, both K-major; the same
-tensors go to torch.matmul(A, B.t()) and to Triton.
+tensors go to torch.matmul(A, B.t()) and to Triton. The launcher checks
+the strides (gemm_parts/layouts.py): an operand in a layout its
+configuration was not built for is a ValueError before any CUDA call.
+The four layouts and the graph-timed comparison: graph_run.py.
 """
 from __future__ import annotations
 
