@@ -239,3 +239,28 @@ def test_an_n_major_b_needs_64_row_chunks():
         gemm.Config(bn=192, cluster=2, b_major="MN")
     with pytest.raises(ValueError, match="'K' or 'MN'"):
         gemm.Config(a_major="M")
+
+
+# -- the benchmark's launcher (bench/gemm/run.py) checks strides too ---------------------
+
+def test_the_benchmark_launcher_refuses_a_transposed_a_before_any_cuda_call(fake):
+    """Issue 32: a transposed A passed to run.py's launcher gave relative
+    error 1.41; now a layout the configuration was not built for is a
+    ValueError, and so is a stride of neither layout."""
+    spec = importlib.util.spec_from_file_location("gemm_bench_run", ROOT / "bench" / "gemm" /
+                                                  "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    ours = object.__new__(run.Ours)
+    ours.rt, ours.maps = api.runtime(), []
+    ours.cfg = {"name": "p1_256_ts", "bm": 128, "bn": 256, "b_box_rows": 256, "cluster": 1}
+    a_t = FakeTensor((256, 128)).t()          # M x K, M contiguous
+    b = FakeTensor((256, 128), ptr=0x7f0000200000)
+    c = FakeTensor((128, 256), ptr=0x7f0000300000)
+    with pytest.raises(ValueError, match="takes a K-major a, got a MN-major one"):
+        ours.prepare(a_t, b, c)
+    with pytest.raises(ValueError, match="neither of its dimensions"):
+        ours.prepare(FakeTensor((128, 128), (2, 512)), b, c)
+    with pytest.raises(ValueError, match="dense row-major"):
+        ours.prepare(FakeTensor((128, 128)), FakeTensor((256, 128)), FakeTensor((256, 128)).t())
+    assert fake.calls == []
