@@ -52,9 +52,10 @@ _runtime = None
 def use_runtime(module) -> None:
     """The runtime.py module to launch through (default: the one of this
     checkout, loaded by path, shared with bench/gemm/run.py's)."""
-    global _runtime
-    _runtime = module
+    global _runtime, _sms
+    _runtime, _sms = module, None
     _launches.clear()
+    _fast.clear()
     _maps.clear()
     _modules.clear()
 
@@ -219,6 +220,8 @@ def check_operands(a, b, out):
 _modules: dict = {}      # (entry, cubin digest) -> (Module, function)
 _maps: dict = {}         # (address, shape, strides, box) -> TensorMap
 _launches: dict = {}     # everything a launch depends on -> prepared launch
+_fast: dict = {}         # (a, b, out, stream, config) as given -> the same prepared launch
+_sms: int | None = None  # the device's SM count
 
 
 def _capturing() -> bool:
@@ -281,17 +284,25 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
     `config`: a name of ``schedule.CONFIG_KWARGS`` instead of the
     schedule's choice (the benchmark's). Every check runs before any CUDA
     call (``ValueError``)."""
+    if stream is None:
+        torch = sys.modules.get("torch")
+        stream = torch.cuda.current_stream().cuda_stream if torch is not None else 0
+    # The same tensors (everything the checks read of them), stream and
+    # config as a call before: its prepared launch, checks passed then.
+    fast = None if out is None else (_tensor_key(a), _tensor_key(b), _tensor_key(out), stream,
+                                     config)
+    issue = _fast.get(fast) if fast is not None else None
+    if issue is not None:
+        issue()
+        return out
     if config is not None and config not in schedule.CONFIG_KWARGS:
         raise ValueError(f"config is one of {sorted(schedule.CONFIG_KWARGS)}, got {config!r}")
     A, B, M, N, K = check_operands(a, b, out)
     if out is None:
         import torch
         out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device)
-    if stream is None:
-        torch = sys.modules.get("torch")
-        stream = torch.cuda.current_stream().cuda_stream if torch is not None else 0
     rt = runtime()
-    sms = rt.sm_count()
+    sms = _sm_count()
     if config is None:
         config = config_for_layout(M, N, K, A.major, B.major, sms)
     else:
@@ -313,8 +324,22 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
                                   meta["cluster"] if meta["cluster"] > 1 else None,
                                   meta["smem_bytes"], stream or None)
         _launches[key] = issue
+    if fast is not None:
+        _fast[fast] = issue
     issue()
     return out
+
+
+def _tensor_key(t) -> tuple:
+    """What check_operands reads of a tensor."""
+    return (t.data_ptr(), tuple(t.shape), tuple(t.stride()), str(t.dtype), str(t.device))
+
+
+def _sm_count() -> int:
+    global _sms
+    if _sms is None:
+        _sms = runtime().sm_count()
+    return _sms
 
 
 _cache: KernelCache | None = None
@@ -331,6 +356,7 @@ def clear() -> None:
     """Forget the prepared launches and free the tensor maps' device copies
     (no CUDA graph that used them may be replayed after this)."""
     _launches.clear()
+    _fast.clear()
     for tm in _maps.values():
         tm.free()
     _maps.clear()

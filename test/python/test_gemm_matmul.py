@@ -178,10 +178,14 @@ def test_matmul_launches_the_layouts_build_once_prepared(fake, tmp_path, a_major
     assert bb == ([64, config["bn"]] if b_major == "K" else [64, 64])
     assert (pc, dc, bc) == (out.data_ptr(), [N, M], [64, 64])
     # The same tensors again: only the launch (no map, no allocation, no
-    # copy): what a call during CUDA-graph capture may do.
+    # copy, no device query): what a call during CUDA-graph capture may do.
     before = len(fake.calls)
     api.matmul(a, b, out, cache=cache)
-    assert [c[0] for c in fake.calls[before:]] == ["cuDeviceGetAttribute", "cuLaunchKernelEx"]
+    assert [c[0] for c in fake.calls[before:]] == ["cuLaunchKernelEx"]
+    # ... but the same address with other strides is checked again.
+    strided = FakeTensor(a.shape, (2, 2 * M), a.data_ptr())
+    with pytest.raises(ValueError, match="neither of its dimensions"):
+        api.matmul(strided, b, out, cache=cache)
 
 
 def test_a_cache_without_the_build_names_the_fill_command(fake, tmp_path):
