@@ -23,7 +23,8 @@
   call with the same tensors (addresses, shapes, strides) and reused, so a
   call during stream capture records only the kernel launch. A call during
   capture that would need a new tensor map is refused (``RuntimeError``):
-  run it once before capturing (the usual warm-up).
+  run it once before capturing (the usual warm-up), and pass ``out`` (a
+  new output tensor is a new address, so a new tensor map of C).
 
 MLIR-free: only the first build of a configuration imports examples/gemm.py
 (and MLIR); the launch side needs numpy, cuda-bindings and torch.
