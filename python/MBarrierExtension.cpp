@@ -129,6 +129,18 @@ NB_MODULE(_mbarrierDialects, m) {
       "The PTX ISA version (x10) the backend emits for `chip` when no +ptxNN "
       "is given (the chip's minimum); None for an unknown chip.");
 
+  mbarrier.def(
+      "nvvm_target_chip",
+      [](MlirAttribute attr) -> std::optional<std::string> {
+        if (!mlirMBarrierAttributeIsANVVMTarget(attr))
+          return std::nullopt;
+        MlirStringRef chip = mlirMBarrierNVVMTargetGetChip(attr);
+        return std::string(chip.data, chip.length);
+      },
+      "attr"_a,
+      "The chip of an #nvvm.target attribute (sm_50 where it names none); "
+      "None for any other attribute.");
+
   defineBarrierType(mbarrier, "GroupType", mlirTypeIsAMBarrierGroupType,
                     mlirMBarrierGroupTypeGetTypeID, mlirMBarrierGroupTypeGet,
                     mlirMBarrierGroupTypeGetDepth,

@@ -50,3 +50,11 @@ unsigned mlirMBarrierGetNVPTXPTXVersion(intptr_t i) {
 unsigned mlirMBarrierGetNVPTXMinPTXVersion(MlirStringRef chip) {
   return getNVPTXMinPTXVersion(unwrap(chip)).value_or(0);
 }
+
+bool mlirMBarrierAttributeIsANVVMTarget(MlirAttribute attr) {
+  return getNVVMTargetChip(unwrap(attr)).has_value();
+}
+
+MlirStringRef mlirMBarrierNVVMTargetGetChip(MlirAttribute attr) {
+  return wrap(getNVVMTargetChip(unwrap(attr)).value_or(StringRef()));
+}

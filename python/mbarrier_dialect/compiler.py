@@ -10,7 +10,6 @@ command line is ``mbarrier_dialect.cli``, ``CompiledKernel.launch`` is
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 import warnings as _warnings
@@ -21,6 +20,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from . import register_dialect
+from .targets import nvvm_target_chip
 from .locations import location_text
 from .ptxas import PtxasError, assemble
 
@@ -190,11 +190,13 @@ def _pipeline_options(chip: str | None, features: str | None, opt_level: int,
 
 
 def _first_target_chip(module: ir.Module) -> str | None:
+    """The chip of the first #nvvm.target of the module's gpu.modules."""
     for op in module.body.operations:
         if op.operation.name == "gpu.module" and "targets" in op.attributes:
-            found = re.search(r'chip = "([^"]+)"', str(op.attributes["targets"]))
-            if found:
-                return found.group(1)
+            for target in ir.ArrayAttr(op.attributes["targets"]):
+                chip = nvvm_target_chip(target)
+                if chip is not None:
+                    return chip
     return None
 
 
@@ -288,11 +290,10 @@ def _source_path(source: "str | os.PathLike[str]") -> str | None:
 
 
 def _target_chip(target) -> str:
-    text = str(target)
-    if not text.startswith("#nvvm.target"):
-        raise CompileError(f"a gpu.module targets {text}, not an NVVM target")
-    found = re.search(r'chip = "([^"]+)"', text)
-    return found.group(1) if found else "sm_50"  # NVVMTargetAttr's default
+    chip = nvvm_target_chip(target)
+    if chip is None:
+        raise CompileError(f"a gpu.module targets {target}, not an NVVM target")
+    return chip
 
 
 def _kernel_signatures(module: ir.Module) -> dict[str, KernelSignature]:

@@ -740,8 +740,8 @@ def time_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
 # Debug waits (compile(..., debug_waits=NS)): a timed-out wait is located
 # --------------------------------------------------------------------------
 
-#: How each line of a timed-out debug wait begins (the format string is a
-#: constant of the cubin, so a cubin built with debug waits holds it).
+#: How each line of a timed-out debug wait begins (a constant of the cubin):
+#: the one Python definition; the lowering's is kDebugWaitMark (PatternCommon.h).
 DEBUG_WAIT_MARK = "mbarrier.wait timed out at "
 
 _debug_wait_functions: set = set()  # CUfunction handles of such cubins

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ._mbarrierDialects import mbarrier as _native
 
-__all__ = ["chips", "ptx_versions", "min_ptx_version"]
+__all__ = ["chips", "ptx_versions", "min_ptx_version", "nvvm_target_chip"]
 
 
 def chips() -> list[str]:
@@ -31,3 +31,10 @@ def min_ptx_version(chip: str) -> int | None:
     """The PTX ISA version (x10) the backend emits for ``chip`` with no
     ``+ptxNN`` feature (the chip's minimum); ``None`` for an unknown chip."""
     return _native.nvptx_min_ptx_version(chip)
+
+
+def nvvm_target_chip(attr) -> str | None:
+    """The chip of an ``#nvvm.target`` attribute (``sm_50``, its default,
+    where it names none), read through the bindings; ``None`` for any other
+    attribute."""
+    return _native.nvvm_target_chip(attr)

@@ -29,7 +29,7 @@ from pathlib import Path
 import run_manifest as rm  # noqa: E402
 
 TAG = "RUN_DEBUG_WAITS_RESULT "
-MARK = "mbarrier.wait timed out at "
+MARK = rm.load_runtime().DEBUG_WAIT_MARK   # the report lines' first words
 PARTS = ("hangs", "twins")
 
 

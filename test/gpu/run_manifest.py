@@ -44,7 +44,10 @@ class ManifestError(Exception):
 
 
 def load_runtime():
-    """runtime.py from this checkout by path, else the installed package's."""
+    """runtime.py from this checkout by path, else the installed package's
+    (loaded once a process)."""
+    if "mbarrier_runtime" in sys.modules:
+        return sys.modules["mbarrier_runtime"]
     if RUNTIME_PATH.is_file():
         spec = importlib.util.spec_from_file_location("mbarrier_runtime", RUNTIME_PATH)
         module = importlib.util.module_from_spec(spec)

@@ -40,6 +40,11 @@ MLIR_CAPI_EXPORTED unsigned mlirMBarrierGetNVPTXPTXVersion(intptr_t i);
  * feature (its minimum); 0 for a chip the backend does not know. */
 MLIR_CAPI_EXPORTED unsigned mlirMBarrierGetNVPTXMinPTXVersion(MlirStringRef chip);
 
+/// Whether `attr` is an `#nvvm.target`.
+MLIR_CAPI_EXPORTED bool mlirMBarrierAttributeIsANVVMTarget(MlirAttribute attr);
+/// The chip of an `#nvvm.target` (see mlirMBarrierAttributeIsANVVMTarget).
+MLIR_CAPI_EXPORTED MlirStringRef mlirMBarrierNVVMTargetGetChip(MlirAttribute attr);
+
 #ifdef __cplusplus
 }
 #endif

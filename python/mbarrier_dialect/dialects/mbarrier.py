@@ -7,11 +7,15 @@
         mbarrier.register_dialect(ctx)
         group = mbarrier.GroupType.get(2)
 
-Ops (each also as a builder function, e.g. ``mbarrier.arrive(...)`` for
-``ArriveOp``): AllocOp, ViewOp, RemoteViewOp, PtrOp, InitOp, FenceInitOp,
-InvalOp, ArriveOp, ArriveExpectTxOp, ExpectTxOp, WaitOp, TryWaitOp,
-TestWaitOp, Tcgen05CommitOp. Enums: Semantics, Scope. Types: GroupType,
-RemoteType. ``help()`` on each op class gives its description.
+Every op of the dialect is an ODS-generated class here, each also a builder
+function (e.g. ``mbarrier.arrive(...)`` for ``ArriveOp``): the barrier ops
+(``AllocOp``, ``InitOp``, ``ArriveOp``, ``WaitOp``, ...), the pipe and
+ordered-sequence ops (``PipeCreateOp``, ``SeqWaitOp``, ...), the named
+barriers (``NamedBarrierOp``, ``BarSyncOp``, ...) and the raised ops;
+``__all__`` lists them, docs/reference/MBarrierDialect.md describes them,
+and ``help()`` on each class gives its description. Enums (``Semantics``,
+``Scope``, ...) and the types ``GroupType`` and ``RemoteType`` come with
+them.
 """
 from . import _mbarrier_enum_gen as _enums
 from . import _mbarrier_ops_gen as _ops

@@ -104,3 +104,11 @@ def test_every_chip_every_ptx_edge_is_ptx_or_a_located_error(chip):
             assert version == VERSIONS[-1]
         assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in result.ptx
         assert f".target {chip}" in result.ptx
+
+
+def test_the_chip_of_an_nvvm_target_is_read_through_the_bindings():
+    from mlir import ir
+    with ir.Context():
+        assert targets.nvvm_target_chip(ir.Attribute.parse('#nvvm.target<chip = "sm_90a">')) == "sm_90a"
+        assert targets.nvvm_target_chip(ir.Attribute.parse('#nvvm.target<O = 3>')) == "sm_50"
+        assert targets.nvvm_target_chip(ir.Attribute.parse('"sm_90"')) is None

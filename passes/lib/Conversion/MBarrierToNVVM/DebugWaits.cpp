@@ -143,7 +143,7 @@ std::string lowering::timeoutFormat(Location waitLoc, Value barriers) {
   BarrierText barrier = barrierText(barriers);
   std::string from =
       barrier.from.empty() ? "" : " from " + formatLiteral(barrier.from);
-  return "mbarrier.wait timed out at " +
+  return kDebugWaitMark.str() +
          formatLiteral(where.empty() ? "an unknown location" : where) +
          " (barrier " + formatLiteral(barrier.name) + "[%lld]" + from +
          ", parity %u, waited %llu ns) cta %u (ctaid %u,%u,%u) warp %u; "

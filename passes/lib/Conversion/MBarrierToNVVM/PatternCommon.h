@@ -102,6 +102,10 @@ struct BarrierText {
   std::string from; // file:line:col of the definition, or empty
 };
 BarrierText barrierText(Value barriers);
+/// The first words of every line a timed-out wait prints: the one C++
+/// definition (python/mbarrier_dialect/runtime.py's DEBUG_WAIT_MARK, the one
+/// Python one, finds the lines in a launch's output by it).
+inline constexpr llvm::StringLiteral kDebugWaitMark = "mbarrier.wait timed out at ";
 /// The printf format of the line a timed-out wait at `waitLoc` on
 /// `barriers` prints; its arguments: index (i64), parity (i32), waited ns
 /// (i64), %cluster_ctarank, %ctaid.x/y/z, the warp (i32), the barrier word

@@ -125,3 +125,9 @@ LogicalResult ReleaseFenceSupport::use(Operation *op) {
   return raiseDerivedPTXVersion(op->getParentOfType<gpu::GPUModuleOp>(),
                                 kRelaxedPTX);
 }
+
+std::optional<StringRef> mlir::mbarrier::getNVVMTargetChip(Attribute attr) {
+  if (auto target = dyn_cast_or_null<NVVM::NVVMTargetAttr>(attr))
+    return target.getChip();
+  return std::nullopt;
+}

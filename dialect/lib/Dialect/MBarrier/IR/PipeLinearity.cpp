@@ -352,22 +352,23 @@ UseSteps mlir::mbarrier::indexUses(Block *home, ArrayRef<Operation *> users) {
 
 Use Linearity::classify(OpOperand &operand) const {
   Operation *user = operand.getOwner();
-  unsigned n = operand.getOperandNumber();
+  // Which operand an op takes or reads is the op's answer
+  // (LinearUseOpInterface), not an operand number.
+  auto use = dyn_cast<LinearUseOpInterface>(user);
+  bool takes = use && use.getTakenOperand() == &operand;
+  bool reads = use && use.getReadOperand() == &operand;
   if (slot) {
-    if (n == 1 && isa<PipeCommitOp, PipeReleaseOp, SeqArriveOp>(user))
+    if (takes)
       return {user, Kind::Take, {}};
-    if ((n == 1 && isa<PipeFullPtrOp, PipeCpAsyncBulkOp,
-                       PipeCpAsyncBulkTensorOp>(user)) ||
-        (n == 0 && isa<PipeStageOp>(user)))
+    if (reads)
       return {user, Kind::Read, {}};
     return {user, isCarry(operand) ? Kind::HandOn : Kind::Escape, {}};
   }
-  if (n == 1 && isa<PipeAcquireOp, PipeWaitOp, PipeTailOp, SeqWaitOp>(user))
-    return {user, Kind::Take, pipeOf(user)};
-  if (n == 1 && isa<PipeTryAcquireOp, PipeTryWaitOp>(user))
+  // A state is taken for its pipe or sequence (pipe.advance names none).
+  if (takes)
+    return {user, Kind::Take, isa<PipeAdvanceOp>(user) ? Value() : pipeOf(user)};
+  if (reads)
     return {user, Kind::Read, pipeOf(user)};
-  if (n == 0 && isa<PipeAdvanceOp>(user))
-    return {user, Kind::Take, {}};
   return {user, Kind::HandOn, {}};
 }
 

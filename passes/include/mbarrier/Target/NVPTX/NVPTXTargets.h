@@ -23,6 +23,11 @@ namespace mlir::mbarrier {
 /// version is then derived (the lowest that the chip and the ops need).
 inline constexpr const char *kDefaultChip = "sm_90";
 
+/// The chip of an `#nvvm.target` attribute (its default, sm_50, where it
+/// names none); None for any other attribute. What the frontends read from a
+/// module's targets instead of its printed form.
+std::optional<StringRef> getNVVMTargetChip(Attribute attr);
+
 /// The chips (`sm_*` processors) the NVPTX backend knows, in its order.
 const std::vector<std::string> &getNVPTXChips();
 

@@ -131,4 +131,34 @@ def MBarrier_NamedBarrierUseOpInterface : OpInterface<"NamedBarrierUseOpInterfac
   ];
 }
 
+def MBarrier_LinearUseOpInterface : OpInterface<"LinearUseOpInterface"> {
+  let cppNamespace = "::mlir::mbarrier";
+  let description = [{
+    An op that uses a linear value of a pipe or an ordered sequence (a
+    state, a slot, a turn): the operand whose value it takes (the value is
+    spent: the pipe verifier's linearity walk, PipeLinearity.cpp, checks it
+    is taken exactly once on every path) and the one it only reads (a
+    try, a copy into the slot's stage, the stage's address). The walk asks
+    this interface instead of listing ops and operand numbers.
+  }];
+  let methods = [
+    InterfaceMethod<"The operand whose linear value the op takes (null: none).",
+      "::mlir::OpOperand *", "getTakenOperand">,
+    InterfaceMethod<"The operand whose linear value the op reads, not taking it (null: none).",
+      "::mlir::OpOperand *", "getReadOperand">,
+  ];
+}
+
+// How an op uses a linear value (LinearUseOpInterface): the operand it takes
+// and the one it only reads.
+class MBarrier_LinearUse<string taken, string read> {
+  code linearUse = "::mlir::OpOperand *getTakenOperand() { return " # taken #
+      "; }\n::mlir::OpOperand *getReadOperand() { return " # read # "; }";
+}
+defvar MBarrier_TakesState = MBarrier_LinearUse<"&getStateMutable()", "nullptr">.linearUse;
+defvar MBarrier_ReadsState = MBarrier_LinearUse<"nullptr", "&getStateMutable()">.linearUse;
+defvar MBarrier_TakesSlot = MBarrier_LinearUse<"&getSlotMutable()", "nullptr">.linearUse;
+defvar MBarrier_ReadsSlot = MBarrier_LinearUse<"nullptr", "&getSlotMutable()">.linearUse;
+defvar MBarrier_TakesTurn = MBarrier_LinearUse<"&getTurnMutable()", "nullptr">.linearUse;
+
 #endif // MBARRIER_INTERFACES_TD

@@ -14,6 +14,7 @@
 #define MBARRIER_ORDERED_SEQ_TD
 
 include "mbarrier/Dialect/MBarrier/IR/MBarrierDialect.td"
+include "mbarrier/Dialect/MBarrier/IR/MBarrierInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -170,7 +171,7 @@ def MBarrier_SeqStartOp : MBarrier_Op<"seq.start", [Pure]> {
   let hasVerifier = 1;
 }
 
-def MBarrier_SeqWaitOp : MBarrier_Op<"seq.wait"> {
+def MBarrier_SeqWaitOp : MBarrier_Op<"seq.wait", [MBarrier_LinearUseOpInterface]> {
   let summary = "wait until it is this group's turn at the state's stage";
   let description = [{
     Waits on the group's barrier of the state's stage for the phase the
@@ -190,12 +191,13 @@ def MBarrier_SeqWaitOp : MBarrier_Op<"seq.wait"> {
     ```
   }];
   let arguments = (ins SeqRW:$seq, MBarrier_SeqStateType:$state);
+  let extraClassDeclaration = MBarrier_TakesState;
   let results = (outs MBarrier_SeqTurnType:$turn, MBarrier_SeqStateType:$next);
   let assemblyFormat = "$seq `,` $state attr-dict `:` qualified(type($seq))";
   let hasVerifier = 1;
 }
 
-def MBarrier_SeqArriveOp : MBarrier_Op<"seq.arrive"> {
+def MBarrier_SeqArriveOp : MBarrier_Op<"seq.arrive", [MBarrier_LinearUseOpInterface]> {
   let summary = "hand the turn to the next group of an ordered sequence";
   let description = [{
     Arrives (`mbarrier.arrive`, release at CTA scope) on the barrier of
@@ -214,6 +216,7 @@ def MBarrier_SeqArriveOp : MBarrier_Op<"seq.arrive"> {
     ```
   }];
   let arguments = (ins SeqRW:$seq, MBarrier_SeqTurnType:$turn, Optional<I1>:$pred);
+  let extraClassDeclaration = MBarrier_TakesTurn;
   let assemblyFormat = "$seq `[` $turn `]` (`if` $pred^)? attr-dict `:` qualified(type($seq))";
   let hasVerifier = 1;
 }

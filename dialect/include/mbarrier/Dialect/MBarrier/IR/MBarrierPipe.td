@@ -12,6 +12,7 @@
 #define MBARRIER_PIPE_TD
 
 include "mbarrier/Dialect/MBarrier/IR/MBarrierDialect.td"
+include "mbarrier/Dialect/MBarrier/IR/MBarrierInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 
 //===----------------------------------------------------------------------===//
@@ -256,7 +257,7 @@ def MBarrier_PipeStartOp : MBarrier_Op<"pipe.start", [Pure]> {
 }
 
 def MBarrier_PipeAdvanceOp : MBarrier_Op<"pipe.advance",
-    [Pure, AllTypesMatch<["state", "result"]>]> {
+    [MBarrier_LinearUseOpInterface, Pure, AllTypesMatch<["state", "result"]>]> {
   let summary = "skip slots of one side of a pipeline";
   let description = [{
     The state `count` slots after `state`, for a side that skips stages (a
@@ -272,14 +273,16 @@ def MBarrier_PipeAdvanceOp : MBarrier_Op<"pipe.advance",
     ```
   }];
   let arguments = (ins AnyPipeState:$state, I32:$count);
+  let extraClassDeclaration = MBarrier_TakesState;
   let results = (outs AnyPipeState:$result);
   let assemblyFormat = "$state `,` $count attr-dict `:` qualified(type($state))";
   let hasVerifier = 1;
 }
 
 class MBarrier_PipeEnterOp<string mnemonic, Type state, Type slot>
-    : MBarrier_Op<mnemonic> {
+    : MBarrier_Op<mnemonic, [MBarrier_LinearUseOpInterface]> {
   let arguments = (ins PipeRW:$pipe, state:$state, Optional<I1>:$ready);
+  let extraClassDeclaration = MBarrier_TakesState;
   let results = (outs slot:$slot, state:$next);
   let assemblyFormat = "$pipe `,` $state (`ready` $ready^)? attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
@@ -324,8 +327,9 @@ def MBarrier_PipeWaitOp : MBarrier_PipeEnterOp<"pipe.wait", MBarrier_ConsumerSta
   }];
 }
 
-class MBarrier_PipeTryOp<string mnemonic, Type state> : MBarrier_Op<mnemonic> {
+class MBarrier_PipeTryOp<string mnemonic, Type state> : MBarrier_Op<mnemonic, [MBarrier_LinearUseOpInterface]> {
   let arguments = (ins PipeRW:$pipe, state:$state);
+  let extraClassDeclaration = MBarrier_ReadsState;
   let results = (outs I1:$ready);
   let assemblyFormat = "$pipe `,` $state attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
@@ -366,7 +370,7 @@ def MBarrier_PipeTryWaitOp : MBarrier_PipeTryOp<"pipe.try_wait", MBarrier_Consum
   }];
 }
 
-def MBarrier_PipeCommitOp : MBarrier_Op<"pipe.commit", [AttrSizedOperandSegments]> {
+def MBarrier_PipeCommitOp : MBarrier_Op<"pipe.commit", [MBarrier_LinearUseOpInterface, AttrSizedOperandSegments]> {
   let summary = "producer: hand a filled slot to the consumers";
   let description = [{
     Completes the producer's part of the slot's full barrier:
@@ -389,11 +393,12 @@ def MBarrier_PipeCommitOp : MBarrier_Op<"pipe.commit", [AttrSizedOperandSegments
   }];
   let arguments = (ins PipeRW:$pipe, MBarrier_ProducerSlot:$slot, Optional<I32>:$bytes,
                        Optional<I1>:$pred);
+  let extraClassDeclaration = MBarrier_TakesSlot;
   let assemblyFormat = "$pipe `[` $slot `]` (`,` `bytes` $bytes^)? (`if` $pred^)? attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
 }
 
-def MBarrier_PipeReleaseOp : MBarrier_Op<"pipe.release"> {
+def MBarrier_PipeReleaseOp : MBarrier_Op<"pipe.release", [MBarrier_LinearUseOpInterface]> {
   let summary = "consumer: give a slot back to every producer that fills it";
   let description = [{
     Arrives on the slot's empty barrier of every CTA whose copies land in
@@ -425,11 +430,12 @@ def MBarrier_PipeReleaseOp : MBarrier_Op<"pipe.release"> {
     ```
   }];
   let arguments = (ins PipeRW:$pipe, MBarrier_ConsumerSlot:$slot, Optional<I1>:$pred);
+  let extraClassDeclaration = MBarrier_TakesSlot;
   let assemblyFormat = "$pipe `[` $slot `]` (`if` $pred^)? attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
 }
 
-def MBarrier_PipeTailOp : MBarrier_Op<"pipe.tail"> {
+def MBarrier_PipeTailOp : MBarrier_Op<"pipe.tail", [MBarrier_LinearUseOpInterface]> {
   let summary = "producer: wait until every stage has been released";
   let description = [{
     Acquires (waits on the empty barrier of) the next D stages after
@@ -447,11 +453,12 @@ def MBarrier_PipeTailOp : MBarrier_Op<"pipe.tail"> {
     ```
   }];
   let arguments = (ins PipeRW:$pipe, MBarrier_ProducerState:$state);
+  let extraClassDeclaration = MBarrier_TakesState;
   let assemblyFormat = "$pipe `,` $state attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
 }
 
-def MBarrier_PipeStageOp : MBarrier_Op<"pipe.stage", [Pure]> {
+def MBarrier_PipeStageOp : MBarrier_Op<"pipe.stage", [MBarrier_LinearUseOpInterface, Pure]> {
   let summary = "the stage index of a slot";
   let description = [{
     The index (0 to D-1) of the stage a slot holds, to address the stage's
@@ -466,12 +473,13 @@ def MBarrier_PipeStageOp : MBarrier_Op<"pipe.stage", [Pure]> {
     ```
   }];
   let arguments = (ins AnySlot:$slot);
+  let extraClassDeclaration = MBarrier_ReadsSlot;
   let results = (outs Index:$stage);
   let assemblyFormat = "$slot attr-dict `:` qualified(type($slot))";
   let hasVerifier = 1;
 }
 
-def MBarrier_PipeFullPtrOp : MBarrier_Op<"pipe.full_ptr", [Pure]> {
+def MBarrier_PipeFullPtrOp : MBarrier_Op<"pipe.full_ptr", [MBarrier_LinearUseOpInterface, Pure]> {
   let summary = "the address of a producer slot's full barrier";
   let description = [{
     The `.shared::cta` address of the full barrier of a producer slot, for
@@ -488,12 +496,13 @@ def MBarrier_PipeFullPtrOp : MBarrier_Op<"pipe.full_ptr", [Pure]> {
     ```
   }];
   let arguments = (ins MBarrier_PipeType:$pipe, MBarrier_ProducerSlot:$slot);
+  let extraClassDeclaration = MBarrier_ReadsSlot;
   let results = (outs MBarrier_SharedPtr:$ptr);
   let assemblyFormat = "$pipe `[` $slot `]` attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
 }
 
-def MBarrier_PipeCpAsyncBulkOp : MBarrier_Op<"pipe.cp_async_bulk"> {
+def MBarrier_PipeCpAsyncBulkOp : MBarrier_Op<"pipe.cp_async_bulk", [MBarrier_LinearUseOpInterface]> {
   let summary = "producer: a bulk copy from global memory into a slot";
   let description = [{
     `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`:
@@ -513,11 +522,12 @@ def MBarrier_PipeCpAsyncBulkOp : MBarrier_Op<"pipe.cp_async_bulk"> {
                        Arg<MBarrier_SharedPtr, "destination", [MemWrite]>:$dst,
                        Arg<LLVM_PointerInAddressSpace<1>, "source", [MemRead]>:$src,
                        I32:$size);
+  let extraClassDeclaration = MBarrier_ReadsSlot;
   let assemblyFormat = "$pipe `[` $slot `]` `,` $dst `,` $src `,` $size attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
 }
 
-def MBarrier_PipeCpAsyncBulkTensorOp : MBarrier_Op<"pipe.cp_async_bulk_tensor"> {
+def MBarrier_PipeCpAsyncBulkTensorOp : MBarrier_Op<"pipe.cp_async_bulk_tensor", [MBarrier_LinearUseOpInterface]> {
   let summary = "producer: a TMA tensor copy into a slot, optionally multicast";
   let description = [{
     `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes`:
@@ -549,6 +559,7 @@ def MBarrier_PipeCpAsyncBulkTensorOp : MBarrier_Op<"pipe.cp_async_bulk_tensor"> 
                        Variadic<I32>:$coordinates,
                        ConfinedAttr<I32Attr, [IntMinValue<16>]>:$bytes,
                        OptionalAttr<MBarrier_MulticastAttr>:$multicast);
+  let extraClassDeclaration = MBarrier_ReadsSlot;
   let assemblyFormat = [{
     $pipe `[` $slot `]` `,` $dst `,` $tensor_map `[` $coordinates `]` `,` `bytes` $bytes
     (`multicast` `` $multicast^)? attr-dict `:` qualified(type($pipe)) `,` type($tensor_map)
