@@ -5,18 +5,23 @@ every barrier of it an mbarrier-dialect op.
 
     python examples/gemm.py [--bn 256] [--stages 4] [--cluster 2] [--out bf16] [-o OUT_DIR] [--run]
 
-A and B are both K-major (row-major A, and B stored as N x K, the layout of a
-``torch.nn.Linear`` weight); C is row-major. M, N and K are kernel
-parameters: one cubin serves every shape with K a multiple of 8 (the 16-byte
-TMA row strides; ``check_shape`` refuses other K before any CUDA call);
-edges of the tile read as zeros (TMA out-of-bounds fill) and are not
-stored; an odd N is stored value by value (a row may start at an odd
-element). ``--persistent`` (``Config.persistent``) builds the persistent
+By default A and B are both K-major (row-major A, and B stored as N x K, the
+layout of a ``torch.nn.Linear`` weight); ``Config(a_major="MN")`` /
+``b_major="MN"`` take an M-major A / N-major B (``gemm_parts/layouts.py``;
+their M or N a multiple of 8, the TMA's row-stride rule); C is row-major.
+M, N and K are kernel parameters: one cubin serves every shape with K a
+multiple of 8 (the 16-byte TMA row strides; ``check_shape`` refuses other K
+before any CUDA call); edges of the tile read as zeros (TMA out-of-bounds
+fill) and are not stored; an odd N is stored value by value (a row may start
+at an odd element). ``--persistent`` (``Config.persistent``) builds the persistent
 form: one CTA per SM walks the tiles, the pipe's states carried across them.
 ``Config(consumers="pingpong", bm=64 or 128)`` gives each consumer
 warpgroup a whole tile, the two on alternate tiles, in turn through an
 ordered sequence (``gemm_parts/pingpong.py``); ``gemm_parts/schedule.py``
-picks a configuration per shape (the benchmark's "auto").
+picks a configuration per shape (the benchmark's "auto"). ``matmul(a, b,
+out=None)`` (``gemm_parts/api.py``) is the torch entry: any of the four
+layouts of A and B (``Config.a_major``/``b_major``), strides checked, each
+configuration compiled once and cached on disk, capturable in a CUDA graph.
 
 The CTA (384 threads) is three warpgroups:
 
@@ -60,11 +65,13 @@ import os
 
 import numpy as np
 
+from gemm_parts import layouts, shapes
+from gemm_parts.api import matmul  # noqa: F401  (the torch entry: c = matmul(a, b))
 from gemm_parts.consumer import pipe_consumer
 from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, store_drain,
                                  store_tile, store_tile_tma, warpgroup_barrier)
 from gemm_parts.launch import run_and_check
-from gemm_parts.pingpong import pingpong_consumer
+from gemm_parts.pingpong import check_pingpong, pingpong_consumer
 from gemm_parts.producer import pipe_producer
 from gemm_parts.wgmma import BK
 from mbarrier_dialect import lang, manifest
@@ -118,8 +125,13 @@ class Config:
     # Tile rows: 128 (cooperative: 2 warpgroups x 64); pingpong: 64 (one
     # m64 wgmma per k16 step) or 128 (two, two accumulators).
     bm: int = 128
+    # A (M x K) and B (N x K): each "K" (K contiguous) or "MN" (M or N contiguous;
+    # gemm_parts/layouts.py), through TMA boxes and wgmma's transpose bits, not a copy.
+    a_major: str = "K"
+    b_major: str = "K"
 
     def __post_init__(self):
+        layouts.check_majors(self.a_major, self.b_major, self.b_box_rows)
         if self.bn % 16 or not 16 <= self.bn <= 256:
             raise ValueError(f"bn is a multiple of 16 up to 256, got {self.bn}")
         if self.cluster not in (1, 2):
@@ -145,18 +157,7 @@ class Config:
             raise ValueError(f"consumers is 'cooperative' or 'pingpong', got {self.consumers!r}")
         if self.consumers == "cooperative" and self.bm != 128:
             raise ValueError(f"the cooperative consumers split a 128-row tile, got bm={self.bm}")
-        if self.consumers == "pingpong":
-            if self.bm not in (64, 128):
-                raise ValueError(f"a pingpong warpgroup's tile has 64 or 128 rows, got "
-                                 f"bm={self.bm}")
-            if self.bm * self.bn > 128 * 128 and self.bm != 64:
-                raise ValueError(f"a pingpong warpgroup holds its bm x bn f32 accumulator in "
-                                 f"registers: at most 64 x 256 or 128 x 128, got "
-                                 f"{self.bm} x {self.bn}")
-            if not self.persistent or self.barriers != "pipe" or self.unroll != 1 or self.lag:
-                raise ValueError("consumers='pingpong' takes persistent=True, barriers='pipe', "
-                                 "unroll=1 and lag=False (its mainloop releases each stage "
-                                 "one K block late, as lag=True does, on its own)")
+        check_pingpong(self)                       # gemm_parts/pingpong.py
         if self.group_m % self.cluster:
             raise ValueError("group_m must be a multiple of the cluster size")
         if self.smem_bytes + self.static_smem_bytes > 227 * 1024:
@@ -195,20 +196,16 @@ class Config:
         p = "_p" if self.persistent else ""
         e = "_ts" if self.epilogue == "tma" else ""
         pp = "_pp" if self.consumers == "pingpong" else ""
-        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}"
+        lay = layouts.layout_suffix(self.a_major, self.b_major)
+        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{lay}"
 
     def tiles(self, M: int, N: int) -> int:
         """Output tiles of an M x N output: M tiles padded to whole clusters."""
-        tm = -(-M // self.bm)
-        tm = -(-tm // self.cluster) * self.cluster
-        return tm * -(-N // self.bn)
+        return shapes.tiles(M, N, self.bm, self.bn, self.cluster)
 
     def grid(self, M: int, N: int, sms: int = 132) -> int:
-        """CTAs to launch for an M x N output: one per tile, or (persistent)
-        one per SM, whole clusters, at most one per tile."""
-        if not self.persistent:
-            return self.tiles(M, N)
-        return min(self.tiles(M, N), sms - sms % self.cluster)
+        """CTAs to launch for an M x N output (gemm_parts/shapes.py's grid)."""
+        return shapes.grid(M, N, self.bm, self.bn, self.cluster, self.persistent, sms)
 
 
 # -- the kernel ----------------------------------------------------------------
@@ -355,18 +352,21 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     k = build(M, N, K, cfg, name=name, source_params=True, sms=sms)
     expect = c if cfg.out == "f32" else to_bf16_bits(c)
     out_dtype = "float32" if cfg.out == "f32" else "uint16"
-    ab, bb = to_bf16_bits(a), to_bf16_bits(b)
+    ab = to_bf16_bits(a if cfg.a_major == "K" else a.T)   # MN-major: stored transposed
+    bb = to_bf16_bits(b if cfg.b_major == "K" else b.T)
+    a_op = layouts.Operand("a", M, K, cfg.a_major, ab.shape[1], 0)
+    b_op = layouts.Operand("b", N, K, cfg.b_major, bb.shape[1], 0)
+    a_map = manifest.tensormap("a", a_op.map_shape(), a_op.box(cfg.bm), dtype="uint16",
+                               swizzle="128B")
     return manifest.Case(
-        k, [manifest.buffer("a", ab), manifest.buffer("b", bb),
-            manifest.tensormap("a", (M, K), (cfg.bm, BK), dtype="uint16", swizzle="128B"),
-            manifest.tensormap("b", (N, K), (cfg.b_box_rows, BK), dtype="uint16",
-                               swizzle="128B"),
+        k, [manifest.buffer("a", ab), manifest.buffer("b", bb), a_map,
+            manifest.tensormap("b", b_op.map_shape(), b_op.box(cfg.b_box_rows),
+                               dtype="uint16", swizzle="128B"),
             manifest.buffer("c", fill=-1 if cfg.out == "f32" else 0xFFFF,   # NaN poison
                             shape=[M, N], dtype=out_dtype)] +
         # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).
         [manifest.tensormap("c", (M, N), STORE_BOX, dtype="uint16", swizzle="128B")
-         if N % 8 == 0 else
-         manifest.tensormap("a", (M, K), (cfg.bm, BK), dtype="uint16", swizzle="128B")]
+         if N % 8 == 0 else a_map]
         * (cfg.epilogue == "tma") +
         [manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
         {"c": expect}, inputs={"a": ab, "b": bb}, shared_mem=cfg.smem_bytes)

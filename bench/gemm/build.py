@@ -23,6 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 import gemm
 from bench import harness
 from bench.gemm.raw_ring import RawConfig
+from gemm_parts import schedule
+from gemm_parts.layouts import layout_suffix
 from mbarrier_dialect import manifest
 
 CONFIGS = {
@@ -44,19 +46,17 @@ CONFIGS = {
     "p1_128": gemm.Config(bn=128, stages=6, cluster=1, persistent=True),
     "p1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32", persistent=True),
     # ... with the TMA-store epilogue (shared staging, 128-byte swizzle):
-    "p1_256_ts": gemm.Config(bn=256, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "p1_256_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_256_ts"]),
     "p2_256_ts": gemm.Config(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
-    "p1_128_ts": gemm.Config(bn=128, stages=6, cluster=1, persistent=True, epilogue="tma"),
+    "p1_128_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_128_ts"]),
     "c1_256_ts": gemm.Config(bn=256, stages=4, cluster=1, epilogue="tma"),
     # 128x192 tiles (wave quantization: 3072^3 is 384 of them, 2.91 waves
     # of 132, against 288 = 2.18 waves of 128x256); 4 stages of 40 KiB.
-    "p1_192_ts": gemm.Config(bn=192, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "p1_192_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_192_ts"]),
     # Ping-pong consumers (gemm_parts/pingpong.py): each warpgroup a whole
     # tile, the two on alternate tiles, in turn through an ordered sequence.
-    "pp_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=1, persistent=True,
-                                epilogue="tma", consumers="pingpong", group_m=32),
-    "pp_128x128_ts": gemm.Config(bm=128, bn=128, stages=6, cluster=1, persistent=True,
-                                 epilogue="tma", consumers="pingpong"),
+    "pp_64x256_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_64x256_ts"]),
+    "pp_128x128_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_128x128_ts"]),
     # ... in a 2x1 cluster: B (256 of the 320 rows a stage loads) multicast
     "pp2_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=2, persistent=True,
                                  epilogue="tma", consumers="pingpong", group_m=32),
@@ -70,6 +70,12 @@ CONFIGS = {
     "c1_256_raw": RawConfig(bn=256, stages=4, cluster=1),
     "c2_256_raw_r": RawConfig(bn=256, stages=4, cluster=2, release_sem="relaxed"),
 }
+# The schedule's configurations (matmul's, gemm_parts/api.py) in the four
+# layouts (A M-major and/or B N-major: gemm_parts/layouts.py).
+for _name, _kwargs in schedule.CONFIG_KWARGS.items():
+    CONFIGS.setdefault(_name, gemm.Config(**_kwargs))
+    for _a, _b in (("K", "MN"), ("MN", "K"), ("MN", "MN")):
+        CONFIGS[_name + layout_suffix(_a, _b)] = gemm.Config(**_kwargs, a_major=_a, b_major=_b)
 
 # Exact checks (integer-valued inputs, f32 output): shapes off the tile; K
 # tiles 3 and 5 give the unrolled loops a trip and a remainder.
@@ -92,7 +98,17 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          # store with K below a stage
          ("pp_64x256_ts", 520, 1032, 136), ("pp_128x128_ts", 264, 648, 72),
          ("pp_128x128_ts", 264, 261, 200), ("pp_64x256", 130, 777, 8),
-         ("pp2_64x256_ts", 1040, 520, 200), ("pp2_128x128_ts", 520, 648, 136)]
+         ("pp2_64x256_ts", 1040, 520, 200), ("pp2_128x128_ts", 520, 648, 136),
+         # the other layouts (an M- or N-major extent a multiple of 8, the
+         # TMA's row-stride rule; a K-major one odd)
+         ("p1_256_ts_aK_bMN", 264, 1032, 136), ("p1_256_ts_aMN_bK", 520, 261, 200),
+         ("p1_256_ts_aMN_bMN", 136, 520, 72), ("pp_128x128_ts_aK_bMN", 131, 648, 200),
+         ("pp_128x128_ts_aMN_bK", 264, 777, 136), ("pp_128x128_ts_aMN_bMN", 520, 264, 8),
+         ("p1_192_ts_aMN_bMN", 264, 776, 136), ("p1_128_ts_aMN_bK", 136, 776, 200),
+         # 64-row ping-pong tiles, 64 or 128 wide
+         ("pp_64x128_ts", 130, 1032, 136), ("pp_64x128_ts_aMN_bMN", 264, 776, 200),
+         ("pp_64x64_ts", 130, 261, 200), ("pp_64x64_ts_aMN_bK", 520, 1032, 72),
+         ("pp_64x64_ts_aK_bMN", 131, 264, 8)]
 
 
 def build(out_dir: str, names=None) -> dict:
@@ -114,11 +130,12 @@ def build(out_dir: str, names=None) -> dict:
                      "barriers": cfg.barriers, "unroll": cfg.unroll,
                      "persistent": cfg.persistent, "epilogue": cfg.epilogue,
                      "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
+                     "a_major": cfg.a_major, "b_major": cfg.b_major,
                      "smem_bytes": cfg.smem_bytes, "checker_warnings": len(compiled.warnings)})
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
     # The MLIR-free parts run.py loads (the shapes' rules, the "auto"
     # schedule), next to it, so that it runs on another checkout's tree.
-    for part in ("shapes.py", "schedule.py"):
+    for part in ("shapes.py", "schedule.py", "layouts.py"):
         shutil.copy(os.path.join(ROOT, "examples", "gemm_parts", part), out_dir)
     with open(os.path.join(out_dir, "gemm.json"), "w") as f:
         json.dump({"configs": rows}, f, indent=1)

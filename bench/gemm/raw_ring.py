@@ -9,8 +9,8 @@ empty barrier.
     kernel = gemm.build(cfg=cfg)          # gemm.build asks cfg.raw_ring(pool)
 
 ``RawConfig`` is ``gemm.Config`` plus the raw ring's three knobs; the pipe's
-own knobs (persistent, unroll, lag, the TMA epilogue, pingpong consumers)
-are refused.
+own knobs (persistent, unroll, lag, the TMA epilogue, pingpong consumers,
+the MN-major layouts) are refused.
 """
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ class RawConfig(gemm.Config):
             raise ValueError("unroll and lag are knobs of the pipe ring (gemm.Config)")
         if self.consumers != "cooperative":
             raise ValueError("consumers='pingpong' is a knob of the pipe ring (gemm.Config)")
+        if (self.a_major, self.b_major) != ("K", "K"):
+            raise ValueError("a_major and b_major are knobs of the pipe ring (gemm.Config)")
         if self.full_wait not in ("all", "elect"):
             raise ValueError(f"full_wait is 'all' or 'elect', got {self.full_wait!r}")
 

@@ -12,7 +12,10 @@ configuration runs in a child process under a timeout, so a hang or a fault
 is reported, not fatal.
 
 C = A @ B^T with A (M x K) and B (N x K) bf16, both K-major; the same
-tensors go to torch.matmul(A, B.t()) and to Triton.
+tensors go to torch.matmul(A, B.t()) and to Triton. The launcher checks
+the strides (gemm_parts/layouts.py): an operand in a layout its
+configuration was not built for is a ValueError before any CUDA call.
+The four layouts and the graph-timed comparison: graph_run.py.
 """
 from __future__ import annotations
 
@@ -71,6 +74,11 @@ def load_shapes():
     return _load_part("shapes")
 
 
+def load_layouts():
+    """examples/gemm_parts/layouts.py: the operand layouts and their stride rules."""
+    return _load_part("layouts")
+
+
 def load_schedule():
     """examples/gemm_parts/schedule.py: the "auto" schedule's chooser."""
     return _load_part("schedule")
@@ -86,6 +94,21 @@ def load_runtime():
 
 def tflops(M, N, K, ms):
     return 2.0 * M * N * K / (ms * 1e-3) / 1e12
+
+
+def best_triton(torch, configs, make, a, b, c, iters):
+    """(ms, config) of the fastest of Triton's `configs` on this shape
+    (each compiled and timed `iters` x 3 calls), or None if none ran."""
+    best = None
+    for tcfg in configs:
+        try:
+            ms, _, _ = time_fn(torch, make(a, b, c, tcfg), iters=iters, reps=3)
+        except Exception as e:  # noqa: BLE001
+            print(f"  triton {tcfg}: {e!r}"[:300], flush=True)
+            continue
+        if best is None or ms < best[0]:
+            best = (ms, tcfg)
+    return best
 
 
 def time_fn(torch, fn, iters=10, reps=7, warmup=3):
@@ -116,30 +139,44 @@ class Ours:
         self.maps = []
 
     def grid(self, M, N):
-        """examples/gemm.py's Config.grid: a CTA per tile, or (persistent)
-        one per SM in whole clusters, at most one per tile."""
-        bm, bn, cs = self.cfg["bm"], self.cfg["bn"], self.cfg["cluster"]
-        tm = -(-M // bm)
-        tm = -(-tm // cs) * cs
-        tiles = tm * -(-N // bn)
-        if not self.cfg.get("persistent"):
-            return tiles
-        sms = self.rt.sm_count()
-        return min(tiles, sms - sms % cs)
+        """examples/gemm.py's Config.grid (gemm_parts/shapes.py's grid): a
+        CTA per tile, or (persistent) one per SM in whole clusters, at most
+        one per tile."""
+        persistent = bool(self.cfg.get("persistent"))
+        sms = self.rt.sm_count() if persistent else 0
+        return load_shapes().grid(M, N, self.cfg["bm"], self.cfg["bn"], self.cfg["cluster"],
+                                  persistent, sms)
 
     def prepare(self, a, b, c):
-        """The launch of C = A @ B^T on torch tensors: a closure."""
+        """The launch of C = A @ B^T on torch tensors (A: M x K, B: N x K,
+        each in the layout the configuration was built for: K-major, or
+        MN-major where its a_major / b_major says so): a closure. A stride
+        the configuration cannot take is a ValueError before any CUDA call
+        (gemm_parts/layouts.py), never a wrong product."""
         import numpy as np
         rt, cfg = self.rt, self.cfg
         M, K = a.shape
         N = b.shape[0]
         load_shapes().check_shape(M, N, K)     # a ValueError before any CUDA call
-        da = rt.DeviceBuffer(a.data_ptr(), (M, K), np.dtype(np.uint16))
-        db = rt.DeviceBuffer(b.data_ptr(), (N, K), np.dtype(np.uint16))
+        lay = load_layouts()
+        ops = [lay.operand(n, tuple(t.shape), tuple(t.stride()), t.data_ptr(), k_dim=1)
+               for n, t in (("a", a), ("b", b))]
+        for op, built in zip(ops, (cfg.get("a_major", "K"), cfg.get("b_major", "K"))):
+            if op.major != built:
+                raise ValueError(f"{cfg['name']} takes a {built}-major {op.name}, got a "
+                                 f"{op.major}-major one (strides {op.ld} apart)")
+        if tuple(c.shape) != (M, N) or (N > 1 and c.stride()[1] != 1) or \
+                (M > 1 and c.stride()[0] != N):
+            raise ValueError(f"C must be a dense row-major {M} x {N} tensor, got shape "
+                             f"{tuple(c.shape)} strides {tuple(c.stride())}")
+        A, B = ops
+        da = rt.DeviceBuffer(A.ptr, (A.extent_bytes() // 2,), np.dtype(np.uint16))
+        db = rt.DeviceBuffer(B.ptr, (B.extent_bytes() // 2,), np.dtype(np.uint16))
         dc = rt.DeviceBuffer(c.data_ptr(), tuple(c.shape), np.dtype(np.uint16 if c.element_size() == 2 else np.float32))
-        ta = rt.encode_tensor_map_tiled(da, "bfloat16", (M, K), (cfg["bm"], cfg["bk"]), swizzle="128B")
-        tb = rt.encode_tensor_map_tiled(db, "bfloat16", (N, K), (cfg["b_box_rows"], cfg["bk"]),
-                                        swizzle="128B")
+        ta = rt.encode_tensor_map_tiled(da, "bfloat16", A.map_shape(), A.box(cfg["bm"]),
+                                        strides=A.map_strides(), swizzle="128B")
+        tb = rt.encode_tensor_map_tiled(db, "bfloat16", B.map_shape(), B.box(cfg["b_box_rows"]),
+                                        strides=B.map_strides(), swizzle="128B")
         self.maps += [ta, tb]
         tc = []
         if cfg.get("epilogue") == "tma":     # C's map (rows 16-byte aligned), else A's, unused
@@ -370,15 +407,7 @@ def interleaved(directory: Path, names, shapes, rounds: int = 9, with_triton: bo
         if triton:
             configs, make = triton
             ctr = torch.empty((M, N), device="cuda", dtype=torch.bfloat16)
-            best = None
-            for tcfg in configs:            # compile and pick its best config for the shape
-                try:
-                    ms, _, _ = time_fn(torch, make(a, b, ctr, tcfg), iters=5, reps=3)
-                except Exception as e:  # noqa: BLE001
-                    print(f"  triton {tcfg}: {e!r}"[:300], flush=True)
-                    continue
-                if best is None or ms < best[0]:
-                    best = (ms, tcfg)
+            best = best_triton(torch, configs, make, a, b, ctr, iters=5)
             if best:
                 impls["triton"] = make(a, b, ctr, best[1])
                 chosen["triton"] = list(best[1])

@@ -1,5 +1,6 @@
 """The cooperative consumers of examples/gemm.py's pipe: the wgmma loop of
 one consumer warpgroup (64 rows of the 128-row tile) over the K tiles,
+A and B each K-major or MN-major (``cfg.a_major``/``b_major``),
 each stage waited and released in the loop trip that took it (or, with
 ``Config.lag``, one trip late)."""
 from __future__ import annotations
@@ -24,14 +25,17 @@ def pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
     a_stages = StageBuffer(a_ring, (S, cfg.bm, BK), "bf16")
     b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
     leader = wtid == 0
-    a_off = cw * (64 * BK * 2)                     # this warpgroup's 64 rows of A
+    # This warpgroup's 64 rows of A: 64 rows of 128 B on (K-major), or the
+    # next 64-row chunk (MN-major): 8 KiB either way.
+    a_off = cw * (64 * BK * 2)
+    majors = (cfg.a_major, cfg.b_major)
 
     def trip(consumer, acc, tiles: int):
         held = None
         for _ in range(tiles):
             slot = consumer.wait()                 # A and B of this K tile landed
             acc = mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
-                              smem_address(slot.stage_ptr(b_stages)), cfg.bn)
+                              smem_address(slot.stage_ptr(b_stages)), cfg.bn, *majors)
             if held is not None:
                 nvvm.WgmmaWaitGroupSyncOp(1)       # the previous tile's wgmmas are done
                 held.release(pred=leader)
@@ -47,13 +51,13 @@ def pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid) -> ir.Value:
         # from the trip before; the last tile after the loop.
         first = consumer.wait()
         acc = mma_k_tile(acc, smem_address(first.stage_ptr(a_stages)) + a_off,
-                          smem_address(first.stage_ptr(b_stages)), cfg.bn)
+                          smem_address(first.stage_ptr(b_stages)), cfg.bn, *majors)
         loop = lang.range(1, k_tiles, carry=[consumer, first, acc])
         for _ in loop:
             _, prev, acc = loop.carry
             slot = consumer.wait()
             acc = mma_k_tile(acc, smem_address(slot.stage_ptr(a_stages)) + a_off,
-                              smem_address(slot.stage_ptr(b_stages)), cfg.bn)
+                              smem_address(slot.stage_ptr(b_stages)), cfg.bn, *majors)
             nvvm.WgmmaWaitGroupSyncOp(1)           # tile t-1's wgmmas are done
             prev.release(pred=leader)
             loop.next(consumer, slot, acc)

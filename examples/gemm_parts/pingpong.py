@@ -31,13 +31,30 @@ from mbarrier_dialect.lang import if_else
 from mbarrier_dialect.lang.pipeline import StageBuffer
 
 from .epilogue import store_drain, store_tile, store_tile_tma, warpgroup_barrier
-from .wgmma import BK, acc_type, smem_address, wgmma, wgmma_descriptor
+from .wgmma import BK, acc_type, k16_step, smem_address, wgmma, wgmma_descriptor
 
 ROWS = 64                   # rows of one m64 wgmma
 ROW_BLOCK_BYTES = ROWS * BK * 2   # 64 swizzled rows of A: 8 KiB
 
 
-def mma_k_block(accs, a_addr, b_addr, bn: int, *, first: bool = False):
+def check_pingpong(cfg) -> None:
+    """Config's rules for consumers="pingpong" (a ValueError); none for the
+    cooperative consumers."""
+    if cfg.consumers != "pingpong":
+        return
+    if cfg.bm not in (64, 128):
+        raise ValueError(f"a pingpong warpgroup's tile has 64 or 128 rows, got bm={cfg.bm}")
+    if cfg.bm * cfg.bn > 128 * 128 and cfg.bm != 64:
+        raise ValueError(f"a pingpong warpgroup holds its bm x bn f32 accumulator in "
+                         f"registers: at most 64 x 256 or 128 x 128, got {cfg.bm} x {cfg.bn}")
+    if not cfg.persistent or cfg.barriers != "pipe" or cfg.unroll != 1 or cfg.lag:
+        raise ValueError("consumers='pingpong' takes persistent=True, barriers='pipe', "
+                         "unroll=1 and lag=False (its mainloop releases each stage "
+                         "one K block late, as lag=True does, on its own)")
+
+
+def mma_k_block(accs, a_addr, b_addr, bn: int, *, first: bool = False,
+                a_major: str = "K", b_major: str = "K"):
     """One 64-deep K block of a warpgroup's whole tile: ``wgmma.fence``,
     per k16 step one m64nBNk16 wgmma per 64 rows of A (`accs`: one
     accumulator each), one ``commit_group``. `first`: the tile's first
@@ -45,14 +62,17 @@ def mma_k_block(accs, a_addr, b_addr, bn: int, *, first: bool = False):
     CUTLASS's ``ScaleOut::Zero``) so they need no zeros: zeros written after
     the ``wgmma.fence`` made ptxas serialize the wgmmas of two
     accumulators (C7520)."""
-    da = [wgmma_descriptor(a_addr + m * ROW_BLOCK_BYTES) for m in range(len(accs))]
-    db = wgmma_descriptor(b_addr)
+    # 64 rows of A: 8 KiB on, K-major (64 rows of 128 B) or MN-major (one chunk).
+    da = [wgmma_descriptor(a_addr + m * ROW_BLOCK_BYTES, a_major) for m in range(len(accs))]
+    db = wgmma_descriptor(b_addr, b_major)
+    sa, sb = k16_step(a_major), k16_step(b_major)
     nvvm.WgmmaFenceAlignedOp()
     accs = list(accs)
     for kk in range(BK // 16):
         for m in range(len(accs)):
-            accs[m] = wgmma(accs[m], da[m] + 2 * kk, db + 2 * kk, bn,
-                            accumulate=not (first and kk == 0))
+            accs[m] = wgmma(accs[m], da[m] + sa * kk, db + sb * kk, bn,
+                            accumulate=not (first and kk == 0), a_major=a_major,
+                            b_major=b_major)
     nvvm.WgmmaGroupSyncAlignedOp()
     return accs
 
@@ -66,7 +86,8 @@ def _mainloop(cfg, consumer, turn, a_stages, b_stages, k_tiles, leader):
 
     def block(slot, accs, first=False):
         return mma_k_block(accs, smem_address(slot.stage_ptr(a_stages)),
-                           smem_address(slot.stage_ptr(b_stages)), cfg.bn, first=first)
+                           smem_address(slot.stage_ptr(b_stages)), cfg.bn, first=first,
+                           a_major=cfg.a_major, b_major=cfg.b_major)
 
     accs = [llvm.mlir_undef(acc_type(cfg.bn)) for _ in range(rows)]   # overwritten first
     first = consumer.wait()

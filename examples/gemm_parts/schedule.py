@@ -42,16 +42,44 @@ class Candidate:
 #: the ping-pong pp_128x128_ts (run 12b) 1.10 and 1.12 at K = 1024
 #: (8192x8192x1024, 16384x16384x1024: each tile's epilogue is a large share
 #: of its 16 K blocks, and the other warpgroup's MMAs hide it), 0.96-1.02
-#: at K = 2048 to 11008. Its K <= 1024 entry comes first; K between 1024 and
-#: 2048 was not measured. (pp_64x256_ts and the 2x1-cluster ping-pong
-#: configs were below these at every shape of run 12b.)
+#: at K = 2048 to 11008. Its K <= 2048 entry comes first: graph-timed
+#: (bench/results/gemm/matmul_run1_check.json, 8192 x 8192 x K) it is
+#: 0.99, 1.03, 1.03 of p1_256_ts at K = 1024, 1536, 2048. The ping-pong
+#: pp_64x128_ts is 0.79-0.81 of p1_256_ts there, and the best at M = 64 and
+#: 128 (x 8192 x 8192: 1.01 and 0.99 of cuBLAS, graph-timed) and 1024^3
+#: (0.97), where its 64-row tiles give twice the CTAs; pp_64x64_ts (0.55
+#: of p1_128_ts at 2048^3) is the best where N = 64 (8192 x 64 x 8192: 1.05
+#: of cuBLAS, matmul_run2_check.json). (pp_64x256_ts and
+#: the 2x1-cluster ping-pong configs were below these at every shape of
+#: run 12b.)
 CANDIDATES = (
-    Candidate("pp_128x128_ts", 128, 128, 1.08, max_k=1024),
+    Candidate("pp_128x128_ts", 128, 128, 1.08, max_k=2048),
     Candidate("p1_256_ts", 128, 256, 1.00),
     Candidate("pp_128x128_ts", 128, 128, 0.98),
     Candidate("p1_192_ts", 128, 192, 0.98),
     Candidate("p1_128_ts", 128, 128, 0.97),
+    Candidate("pp_64x128_ts", 64, 128, 0.80),
+    Candidate("pp_64x64_ts", 64, 64, 0.55),
 )
+
+#: The candidates' configurations: examples/gemm.py's Config keyword
+#: arguments (bench/gemm/build.py builds them under these names; matmul,
+#: gemm_parts/api.py, adds the operands' layout).
+CONFIG_KWARGS = {
+    "p1_256_ts": dict(bn=256, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "p1_128_ts": dict(bn=128, stages=6, cluster=1, persistent=True, epilogue="tma"),
+    "p1_192_ts": dict(bn=192, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "pp_128x128_ts": dict(bm=128, bn=128, stages=6, cluster=1, persistent=True,
+                          epilogue="tma", consumers="pingpong"),
+    # 64-row tiles (one m64 wgmma per warpgroup and k16 step): more CTAs
+    # where M or N is small (M <= 128, 1024^3).
+    "pp_64x256_ts": dict(bm=64, bn=256, stages=4, cluster=1, persistent=True, epilogue="tma",
+                         consumers="pingpong", group_m=32),
+    "pp_64x128_ts": dict(bm=64, bn=128, stages=8, cluster=1, persistent=True, epilogue="tma",
+                         consumers="pingpong", group_m=32),
+    "pp_64x64_ts": dict(bm=64, bn=64, stages=8, cluster=1, persistent=True, epilogue="tma",
+                        consumers="pingpong", group_m=32),
+}
 
 
 def tiles(M: int, N: int, bm: int, bn: int) -> int:

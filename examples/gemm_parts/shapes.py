@@ -17,3 +17,18 @@ def check_shape(M: int, N: int, K: int) -> None:
     if K % 8:
         raise ValueError(f"K = {K}: the row stride of A and B, K * 2 = {2 * K} bytes, must be "
                          f"a multiple of 16 (the TMA globalStrides rule), so K a multiple of 8")
+
+
+def tiles(M: int, N: int, bm: int, bn: int, cluster: int) -> int:
+    """Output tiles of an M x N output in bm x bn tiles, the M tiles padded
+    to whole clusters."""
+    tm = -(-M // bm)
+    return -(-tm // cluster) * cluster * -(-N // bn)
+
+
+def grid(M: int, N: int, bm: int, bn: int, cluster: int, persistent: bool,
+         sms: int = 132) -> int:
+    """CTAs to launch for an M x N output (``gemm.Config.grid``): one per
+    tile, or (persistent) one per SM, whole clusters, at most one per tile."""
+    n = tiles(M, N, bm, bn, cluster)
+    return min(n, sms - sms % cluster) if persistent else n

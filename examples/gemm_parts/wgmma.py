@@ -1,6 +1,20 @@
 """The tensor-core part of examples/gemm.py: wgmma shared-memory
-descriptors (128-byte swizzled, K-major operands), the m64nBNk16 bf16
-wgmma (upstream ``nvvm.wgmma.mma_async``) and one 64-deep K block of it."""
+descriptors (128-byte swizzled, K-major or MN-major operands), the
+m64nBNk16 bf16 wgmma (upstream ``nvvm.wgmma.mma_async``, its transpose bits
+from the operands' majors) and one 64-deep K block of it.
+
+A stage of an operand is 64 K (BK) by `rows` M or N, in one of two
+shared-memory layouts, each what the TMA writes with the 128-byte swizzle:
+
+* K-major (``major="K"``): `rows` rows of 128 bytes (64 K each); the
+  descriptor's stride byte offset 1024 steps 8 rows; a k16 step is +32
+  bytes.
+* MN-major (``major="MN"``): `rows / 64` chunks of 8 KiB, chunk j holding
+  MN j*64 .. j*64+63 as 64 K-rows of 128 bytes (one TMA box each);
+  CUTLASS's canonical ``Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))``
+  with LBO = 8 KiB (chunk to chunk along MN) and SBO = 1024 (8 K-rows);
+  a k16 step is +2048 bytes (16 K-rows).
+"""
 from __future__ import annotations
 
 from mlir import ir
@@ -24,12 +38,29 @@ def smem_address(ptr: ir.Value) -> lang.Value:
 #: offset 16 (unused by the swizzled K-major layout), stride byte offset 1024
 #: (8 rows of 128 B), layout type 1 (SWIZZLE_128B) in bits 62-63.
 DESC_HI = (1 << 16) | ((1024 >> 4) << 32) | (1 << 62)
+#: MN-major: 64 MN x BK K per 128-byte-swizzled chunk (one TMA box).
+MN_CHUNK = 64
+MN_CHUNK_BYTES = MN_CHUNK * BK * 2
+#: ... leading byte offset 8 KiB (the next 64 MN), stride byte offset 1024
+#: (the next 8 K-rows of 128 B).
+DESC_HI_MN = ((MN_CHUNK_BYTES >> 4) << 16) | ((1024 >> 4) << 32) | (1 << 62)
+#: Bytes one k16 step moves through a stage: 16 bf16 along a 128-byte row
+#: (K-major), 16 rows of 128 bytes (MN-major).
+K16_STEP_BYTES = {"K": 32, "MN": 16 * 128}
+MAJORS = ("K", "MN")
 
 
-def wgmma_descriptor(addr: lang.Value) -> lang.Value:
-    """The 64-bit matrix descriptor of a 128-byte swizzled K-major tile at
-    shared address `addr` (i32, 1024-aligned at its tile start)."""
-    return ((addr >> 4) & 0x3FFF).to("i64") | _i64(DESC_HI)
+def wgmma_descriptor(addr: lang.Value, major: str = "K") -> lang.Value:
+    """The 64-bit matrix descriptor of a 128-byte swizzled tile at shared
+    address `addr` (i32, 1024-aligned at its tile start), K-major or
+    MN-major (the layouts of this module's docstring)."""
+    hi = {"K": DESC_HI, "MN": DESC_HI_MN}[major]
+    return ((addr >> 4) & 0x3FFF).to("i64") | _i64(hi)
+
+
+def k16_step(major: str) -> int:
+    """What one k16 step adds to a descriptor (its address field: bytes / 16)."""
+    return K16_STEP_BYTES[major] >> 4
 
 
 def acc_type(bn: int) -> ir.Type:
@@ -38,10 +69,12 @@ def acc_type(bn: int) -> ir.Type:
 
 
 def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int, *,
-          accumulate: bool = True) -> ir.Value:
+          accumulate: bool = True, a_major: str = "K", b_major: str = "K") -> ir.Value:
     """``wgmma.mma_async.sync.aligned.m64nBNk16.f32.bf16.bf16`` D += A * B^T
-    (`accumulate` False: D = A * B^T, scale-d 0, `acc` not read), A and B
-    K-major in shared memory (upstream ``nvvm.wgmma.mma_async``)."""
+    (`accumulate` False: D = A * B^T, scale-d 0, `acc` not read), A (M x K)
+    and B (N x K) in shared memory, each K-major or MN-major: the
+    instruction's imm-trans-a / imm-trans-b (upstream ``nvvm.wgmma.mma_async``'s
+    layoutA ``col`` / layoutB ``row``, bf16 only)."""
     return nvvm.WgmmaMmaAsyncOp(
         results_=acc.type, inouts=acc, descriptorA=desc_a, descriptorB=desc_b,
         shape=ir.Attribute.parse(f"#nvvm.shape<m = 64, n = {bn}, k = 16>"),
@@ -49,17 +82,21 @@ def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int, *,
         scaleD=nvvm.WGMMAScaleOut.one if accumulate else nvvm.WGMMAScaleOut.zero,
         scaleA=nvvm.WGMMAScaleIn.one,
         scaleB=nvvm.WGMMAScaleIn.one,
-        layoutA=nvvm.MMALayout.row,       # A: M x K, K contiguous
-        layoutB=nvvm.MMALayout.col,       # B: N x K, K contiguous (no transpose)
+        # A: row = K contiguous, col = M contiguous (transposed);
+        # B: col = K contiguous, row = N contiguous (transposed).
+        layoutA=nvvm.MMALayout.row if a_major == "K" else nvvm.MMALayout.col,
+        layoutB=nvvm.MMALayout.col if b_major == "K" else nvvm.MMALayout.row,
     ).result
 
 
-def mma_k_tile(acc: ir.Value, a_addr: lang.Value, b_addr: lang.Value, bn: int) -> ir.Value:
+def mma_k_tile(acc: ir.Value, a_addr: lang.Value, b_addr: lang.Value, bn: int,
+               a_major: str = "K", b_major: str = "K") -> ir.Value:
     """One 64-deep K tile of this warpgroup's product: ``wgmma.fence``, four
-    ``m64nBNk16`` wgmmas (+32 bytes along K each), ``commit_group``."""
-    da, db = wgmma_descriptor(a_addr), wgmma_descriptor(b_addr)
+    ``m64nBNk16`` wgmmas (one k16 step along K each), ``commit_group``."""
+    da, db = wgmma_descriptor(a_addr, a_major), wgmma_descriptor(b_addr, b_major)
+    sa, sb = k16_step(a_major), k16_step(b_major)
     nvvm.WgmmaFenceAlignedOp()
     for kk in range(BK // 16):
-        acc = wgmma(acc, da + 2 * kk, db + 2 * kk, bn)
+        acc = wgmma(acc, da + sa * kk, db + sb * kk, bn, a_major=a_major, b_major=b_major)
     nvvm.WgmmaGroupSyncAlignedOp()
     return acc

@@ -377,6 +377,26 @@ def gemm_pingpong_example() -> Case:
     return module.case(520, 651, 200, cfg, seed=7, name="gemm_pingpong_exact", sms=4)
 
 
+def gemm_layout_example(a_major: str, b_major: str) -> Case:
+    """examples/gemm.py with an M-major A and/or N-major B (``Config.a_major``
+    / ``b_major``: 64 x 64 TMA boxes, wgmma's transpose bits), persistent,
+    4 CTAs walking the tiles, the TMA-store epilogue; the integer-valued
+    product checked exactly in bf16 (rounded as the kernel rounds).
+    (a_major, b_major) = ("MN", "MN"): the ping-pong 128 x 128 tiles at
+    K = 8 (one block, below a stage); ("K", "MN"): cooperative 128 x 256."""
+    module = example("gemm")
+    if (a_major, b_major) == ("MN", "MN"):
+        cfg = module.Config(bm=128, bn=128, stages=6, cluster=1, persistent=True, epilogue="tma",
+                            consumers="pingpong", a_major="MN", b_major="MN")
+        M, N, K = 520, 264, 8
+    else:
+        cfg = module.Config(bn=256, stages=4, cluster=1, persistent=True, epilogue="tma",
+                            a_major=a_major, b_major=b_major)
+        M, N, K = 264, 1032, 136
+    return module.case(M, N, K, cfg, seed=M + N + K, name=f"gemm_a{a_major}_b{b_major}_exact",
+                       sms=4)
+
+
 def attention_example(causal: bool = False, pingpong: bool = False) -> Case:
     """examples/attention.py (Q through a TMABar, K and V as two
     lang.Pipeline rings, two consumer warpgroups, the overlapped schedule):
@@ -536,6 +556,7 @@ SUITES = {
              tma_tile, lambda: tma_tile(224, -16, name="tma_tile_oob"), nvgpu_ws_tma_example, named_pingpong]
             + PIPES
             + [lambda: gemm_example(1), lambda: gemm_example(2), gemm_pingpong_example,
+               lambda: gemm_layout_example("MN", "MN"), lambda: gemm_layout_example("K", "MN"),
                attention_example, lambda: attention_example(causal=True, pingpong=True),
                attention_persistent],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,

@@ -138,17 +138,22 @@ def test_wave_efficiency_picks_the_tile_per_shape():
     assert schedule.wave_efficiency(288, 132) == pytest.approx(288 / 396)
     assert schedule.wave_efficiency(384, 132) == pytest.approx(384 / 396)
     expect = {(3072, 3072, 3072): "p1_192_ts", (8192, 8192, 8192): "p1_256_ts",
-              (4096, 4096, 4096): "p1_256_ts", (2048, 2048, 2048): "p1_256_ts",
+              (4096, 4096, 4096): "p1_256_ts", (2048, 2048, 2048): "pp_128x128_ts",
               (4096, 11008, 4096): "pp_128x128_ts", (4096, 14336, 4096): "p1_256_ts",
               (4096, 4096, 11008): "p1_256_ts",
-              # K = 1024: the ping-pong consumers hide the epilogue
-              (8192, 8192, 1024): "pp_128x128_ts", (16384, 16384, 1024): "pp_128x128_ts"}
+              # K <= 2048: the ping-pong consumers hide the epilogue
+              (8192, 8192, 1024): "pp_128x128_ts", (16384, 16384, 1024): "pp_128x128_ts",
+              (8192, 8192, 1536): "pp_128x128_ts", (8192, 8192, 2048): "pp_128x128_ts",
+              # 64-row tiles where M or N is small: twice the CTAs
+              (64, 8192, 8192): "pp_64x64_ts", (8192, 64, 8192): "pp_64x64_ts",
+              (128, 8192, 8192): "pp_64x128_ts", (8192, 128, 8192): "pp_64x128_ts",
+              (1024, 1024, 1024): "pp_64x128_ts"}
     for shape, name in expect.items():
         assert schedule.config_for(*shape) == name, shape
     # only the built ones: without p1_192_ts, 3072^3 takes 128x128 (4.36 waves)
     assert schedule.config_for(3072, 3072, 3072, available={"p1_256_ts", "p1_128_ts"}) == "p1_128_ts"
-    # the small-K entry only up to K = 1024
-    assert schedule.config_for(8192, 8192, 2048, available={"p1_256_ts", "pp_128x128_ts"}) \
+    # the small-K entry only up to K = 2048
+    assert schedule.config_for(8192, 8192, 4096, available={"p1_256_ts", "pp_128x128_ts"}) \
         == "p1_256_ts"
     with pytest.raises(ValueError, match="no schedule candidate is available"):
         schedule.config_for(64, 64, 64, available={"c1_256"})

@@ -54,3 +54,5 @@ def test_the_raw_config_refuses_the_pipe_knobs():
         RawConfig(consumers="pingpong", bm=64, persistent=False)
     with pytest.raises(ValueError, match="full_wait is 'all' or 'elect'"):
         RawConfig(full_wait="some")
+    with pytest.raises(ValueError, match="a_major and b_major are knobs of the pipe ring"):
+        RawConfig(b_major="MN")

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""The host cost of one ``matmul`` call (examples/gemm_parts/api.py) with
+the same tensors as the call before, on the CPU: the fake tensors and the
+stand-in driver of test_gemm_matmul.py beside it (its launch a Python
+call), so what is timed is matmul's own Python path. It sits with the test
+doubles it uses (the test layer, above examples/); examples/ on the path:
+
+    PYTHONPATH=examples python test/python/examples/matmul_overhead.py [--calls 20000]
+"""
+import argparse
+import pathlib
+import tempfile
+import time
+
+import test_gemm_matmul as t   # beside this script (its folder is sys.path[0])
+from gemm_parts import api
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--calls", type=int, default=20000)
+    args = ap.parse_args()
+    rt = t._load_runtime("mbarrier_runtime_overhead")
+    driver = t.TmaDriver()
+    rt._driver = lambda: driver
+    rt.atexit.register = lambda fn: None
+    api.use_runtime(rt)
+    M = N = K = 1024
+    a = t.FakeTensor((M, K))
+    b = t.FakeTensor((N, K), ptr=0x7f0000200000).t()
+    out = t.FakeTensor((M, N), ptr=0x7f0000300000)
+    cache = t._prefilled(pathlib.Path(tempfile.mkdtemp()),
+                         api.config_for_layout(M, N, K, "K", "K", 132))
+    api.matmul(a, b, out, cache=cache)
+    t0 = time.perf_counter()
+    for _ in range(args.calls):
+        api.matmul(a, b, out, cache=cache)
+    print(f"{(time.perf_counter() - t0) / args.calls * 1e6:.1f} us per call "
+          f"(stand-in driver, {args.calls} calls)")
+
+
+if __name__ == "__main__":
+    main()
