@@ -313,6 +313,12 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
 
 void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
                               Reporter &out) {
+  // A hang that follows from a bug already reported as an error (a count
+  // that never completes a phase, a first wait without the phase offset) is
+  // that error's consequence: the wait-for graph is read only where no
+  // other class has certainly failed the function, so one bug is one error.
+  if (out.hasError())
+    return;
   ProtocolModel protocol(fn, model);
   if (protocol.overBudget())
     fn->emitRemark("mbarrier-check-sync: the protocol model's work budget "

@@ -34,6 +34,13 @@ void Reporter::clear(Operation *op, unsigned slot) {
   entries.erase(std::make_pair(op, slot));
 }
 
+bool Reporter::hasError() const {
+  for (const auto &entry : entries)
+    if (entry.second.severity == Severity::Error)
+      return true;
+  return false;
+}
+
 bool Reporter::emit(bool strict) {
   // The report kept per (location, slot): the first of the most severe. An
   // unknown location stands for its op alone.

@@ -71,6 +71,8 @@ public:
   /// use races with); dropped with its report.
   void note(Operation *op, unsigned slot, Location loc, const Twine &text);
   void clear(Operation *op, unsigned slot = 0);
+  /// Whether an error is reported (of this function: one Reporter each).
+  bool hasError() const;
   /// Emits every report (`strict`: warnings as errors); returns whether any
   /// is an error.
   bool emit(bool strict = false);
