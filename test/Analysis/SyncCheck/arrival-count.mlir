@@ -354,7 +354,9 @@ gpu.module @counts_match {
 // waits on the done barriers only from the second lap on (under a condition
 // on the trip, an executing set the model does not know), and the 96
 // consumer threads arrive on a done barrier of count 128 each trip: a phase
-// needs more than one trip. A warning.
+// needs more than one trip. A warning of class 4; the protocol model runs the
+// six constant trips and finds the producer's second-lap wait blocked for
+// good (class 12), an error.
 gpu.module @done_count_above_the_consumers {
   gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -385,6 +387,7 @@ gpu.module @done_count_above_the_consumers {
           %prev = arith.subi %lap, %c1 : index
           %b = arith.index_cast %prev : index to i1
           %p = arith.extui %b : i1 to i32
+          // expected-error @+1 {{deadlock: a cycle in the wait-for graph: warp 0 wait here on an mbarrier for warps 1-3}}
           mbarrier.wait %done[%s], %p : !mbarrier.group<3>
         }
         mbarrier.arrive %full[%s] : !mbarrier.group<3>
@@ -396,6 +399,7 @@ gpu.module @done_count_above_the_consumers {
         %lap = arith.divui %i, %c3 : index
         %b = arith.index_cast %lap : index to i1
         %p = arith.extui %b : i1 to i32
+        // expected-note @+1 {{warps 1-3 wait here}}
         mbarrier.wait %full[%s], %p : !mbarrier.group<3>
         // expected-warning @+1 {{each trip of the loop makes 96 arrival(s) on the barrier, initialized with arrival count 128: fewer arrivals than the count}}
         mbarrier.arrive %done[%s] : !mbarrier.group<3>
