@@ -176,13 +176,14 @@ def h3_producer_two_phases_ahead(fixed: bool = False) -> manifest.Case:
 
 
 # (builder, the functions whose waits may be the stuck one, compiled with
-# the checker on): the checker reports buggy.py's, not these.
+# the checker on): the checker reports buggy.py's and, since the protocol
+# model (class 12 across the CTAs of a cluster), h1's cycle; not h2's, h3's.
 HANGS = [
     (buggy.b1_init_not_published, [buggy.b1_init_not_published], False),
     (buggy.b4_one_signal_for_four_warps, [buggy.b4_one_signal_for_four_warps], False),
     (buggy.b5_constant_parity, [buggy._ring], False),
     (buggy.b6_expect_tx_mismatch, [buggy.b6_expect_tx_mismatch], False),
-    (h1_wait_cycle, [h1_wait_cycle], True),
+    (h1_wait_cycle, [h1_wait_cycle], False),
     (h2_bytes_from_memory, [h2_bytes_from_memory], True),
     (h3_producer_two_phases_ahead, [h3_producer_two_phases_ahead], True),
 ]

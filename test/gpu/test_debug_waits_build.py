@@ -70,14 +70,27 @@ def test_h2_is_one_kernel_given_two_byte_counts(built):
         == [ptx[0]] * 2
 
 
-@pytest.mark.parametrize("builder", [debug_waits.h1_wait_cycle, debug_waits.h2_bytes_from_memory,
-                                     debug_waits.h3_producer_two_phases_ahead])
-@pytest.mark.parametrize("fixed", [False, True])
+@pytest.mark.parametrize("builder, fixed", [
+    (debug_waits.h1_wait_cycle, True),
+    (debug_waits.h2_bytes_from_memory, False), (debug_waits.h2_bytes_from_memory, True),
+    (debug_waits.h3_producer_two_phases_ahead, False),
+    (debug_waits.h3_producer_two_phases_ahead, True)])
 def test_the_checker_cannot_see_the_new_hangs(builder, fixed):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compiled = builder(fixed).kernel.compile(emit="nvvm")
     assert compiled.warnings == []
+
+
+def test_the_checker_sees_the_cross_cta_wait_cycle():
+    """h1 (each CTA of a 2-CTA cluster waits on its own barrier before it
+    arrives on the peer's: the hang debug waits located on the H200) is a
+    class-12 error since the protocol model follows the CTAs of a cluster."""
+    from mbarrier_dialect import CompileError
+    with pytest.raises(CompileError, match="deadlock: a cycle in the wait-for graph: warp 0 of "
+                                           "CTA 0 wait here on an mbarrier of CTA 0 for warp 0 "
+                                           "of CTA 1"):
+        debug_waits.h1_wait_cycle(False).kernel.compile(emit="nvvm")
 
 
 def _hang():
