@@ -161,6 +161,29 @@ bool Counter::closedWorld(Value root) {
   });
 }
 
+/// Whether `e` runs at point `p` (its `if %pred` holds); none where the
+/// predicate does not evaluate.
+static std::optional<bool> runsAt(const Event &e, SPMDModel &model, Point p) {
+  if (!e.pred)
+    return true;
+  std::optional<int64_t> pred = model.evalInt(e.pred, p);
+  if (!pred)
+    return std::nullopt;
+  return *pred != 0;
+}
+
+/// What one execution of `e` at point `p` brings (its `count`, bytes); none
+/// where it does not evaluate.
+static std::optional<int64_t> amountAt(const Event &e, SPMDModel &model,
+                                       Point p) {
+  if (!e.amount)
+    return e.constAmount.value_or(1);
+  std::optional<int64_t> a = model.evalInt(e.amount, p);
+  if (!a || *a < 0)
+    return std::nullopt;
+  return *a;
+}
+
 std::optional<PerRank> Counter::perRank(const Event &e) {
   const ExecSet &set = model.execSet(e.op);
   if (!set)
@@ -174,20 +197,14 @@ std::optional<PerRank> Counter::perRank(const Event &e) {
   PerRank result(ranks, 0);
   for (unsigned b : set->set_bits()) {
     Point p = model.point(b);
-    if (e.pred) {
-      std::optional<int64_t> pred = model.evalInt(e.pred, p);
-      if (!pred)
-        return std::nullopt;
-      if (!*pred)
-        continue;
-    }
-    int64_t amount = e.constAmount.value_or(1);
-    if (e.amount) {
-      std::optional<int64_t> a = model.evalInt(e.amount, p);
-      if (!a || *a < 0)
-        return std::nullopt;
-      amount = *a;
-    }
+    std::optional<bool> runs = runsAt(e, model, p);
+    if (!runs)
+      return std::nullopt;
+    if (!*runs)
+      continue;
+    std::optional<int64_t> amount = amountAt(e, model, p);
+    if (!amount)
+      return std::nullopt;
     if (e.mask) {
       std::optional<int64_t> mask = model.evalInt(e.mask, p);
       if (!mask || !model.clusterDeclared())
@@ -197,7 +214,7 @@ std::optional<PerRank> Counter::perRank(const Event &e) {
         if (bits >> r & 1) {
           if (r >= ranks)
             return std::nullopt;
-          result[r] += amount;
+          result[r] += *amount;
         }
       continue;
     }
@@ -216,7 +233,7 @@ std::optional<PerRank> Counter::perRank(const Event &e) {
     }
     if (target < 0 || target >= ranks || (!e.local && !model.clusterDeclared()))
       return std::nullopt;
-    result[target] += amount;
+    result[target] += *amount;
   }
   return result;
 }
@@ -538,21 +555,15 @@ perPoint(const Event &e, SPMDModel &model) {
   llvm::DenseMap<unsigned, int64_t> result;
   for (unsigned b : set->set_bits()) {
     Point p = model.point(b);
-    if (e.pred) {
-      std::optional<int64_t> pred = model.evalInt(e.pred, p);
-      if (!pred)
-        return std::nullopt;
-      if (!*pred)
-        continue;
-    }
-    int64_t amount = e.constAmount.value_or(1);
-    if (e.amount) {
-      std::optional<int64_t> a = model.evalInt(e.amount, p);
-      if (!a || *a < 0)
-        return std::nullopt;
-      amount = *a;
-    }
-    result[b] += amount;
+    std::optional<bool> runs = runsAt(e, model, p);
+    if (!runs)
+      return std::nullopt;
+    if (!*runs)
+      continue;
+    std::optional<int64_t> amount = amountAt(e, model, p);
+    if (!amount)
+      return std::nullopt;
+    result[b] += *amount;
   }
   return result;
 }
