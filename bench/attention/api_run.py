@@ -145,16 +145,6 @@ def check_graph(torch, fwd):
     return ok
 
 
-def time_eager(torch, fn, iters=10):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    for _ in range(iters):
-        fn()
-    e.record()
-    e.synchronize()
-    return s.elapsed_time(e) / iters
-
-
 def capture(torch, fn, iters=10):
     fn()
     torch.cuda.synchronize()
@@ -174,7 +164,7 @@ def time_graph(torch, graph, iters=10):
     return s.elapsed_time(e) / iters
 
 
-def bench(torch, fwd, sdpa, fa4, seqs, rounds=5):
+def bench(torch, fwd, sdpa, fa4, seqs, time_eager, rounds=5):
     rows = []
     for d in (64, 128):
         for causal in (False, True):
@@ -258,7 +248,8 @@ def main() -> None:
         traceback.print_exc()
     print("== speed (TFLOP/s)", flush=True)
     try:
-        rows = bench(torch, fwd, sdpa, fa4, [int(x) for x in args.seqs.split(",") if x])
+        rows = bench(torch, fwd, sdpa, fa4, [int(x) for x in args.seqs.split(",") if x],
+                     run.time_round)  # run.py's eager timing: 10 calls between two events
     except Exception:  # noqa: BLE001
         traceback.print_exc()
     print(f"{'d':>4} {'causal':>6} {'seq':>6} | " + " ".join(
