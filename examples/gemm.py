@@ -17,11 +17,12 @@ at an odd element). ``--persistent`` (``Config.persistent``) builds the persiste
 form: one CTA per SM walks the tiles, the pipe's states carried across them.
 ``Config(consumers="pingpong", bm=64 or 128)`` gives each consumer
 warpgroup a whole tile, the two on alternate tiles, in turn through an
-ordered sequence (``gemm_parts/pingpong.py``); ``gemm_parts/schedule.py``
-picks a configuration per shape (the benchmark's "auto"). ``matmul(a, b,
-out=None)`` (``gemm_parts/api.py``) is the torch entry: any of the four
-layouts of A and B (``Config.a_major``/``b_major``), strides checked, each
-configuration compiled once and cached on disk, capturable in a CUDA graph.
+ordered sequence (``gemm_parts/pingpong.py``); ``Config(split_k=S)`` cuts
+each tile's K loop into S work units, f32 partials summed by a second
+kernel (``gemm_parts/splitk.py``); ``gemm_parts/schedule.py`` picks a
+configuration per shape. ``matmul(a, b, out=None)`` (``gemm_parts/api.py``)
+is the torch entry: the four layouts, strides checked, each configuration
+compiled once and cached on disk, capturable in a CUDA graph.
 
 The CTA (384 threads) is three warpgroups:
 
@@ -65,18 +66,18 @@ import os
 
 import numpy as np
 
-from gemm_parts import layouts, shapes
+from gemm_parts import layouts, shapes, splitk
 from gemm_parts.api import matmul  # noqa: F401  (the torch entry: c = matmul(a, b))
 from gemm_parts.consumer import pipe_consumer
 from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, store_drain,
-                                 store_tile, store_tile_tma, warpgroup_barrier)
+                                 store_tile, store_tile_any, warpgroup_barrier)
 from gemm_parts.launch import run_and_check
 from gemm_parts.pingpong import check_pingpong, pingpong_consumer
 from gemm_parts.producer import pipe_producer
 from gemm_parts.wgmma import BK
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import (Kernel, OrderedSequence, Pipeline, WarpgroupRoles,
-                                   byte_offset, if_else, if_then)
+                                   byte_offset, if_then)
 from mbarrier_dialect.manifest import to_bf16_bits
 
 BM = 128                    # tile rows (2 consumer warpgroups x 64); BK: K per stage (128 bytes)
@@ -129,6 +130,9 @@ class Config:
     # gemm_parts/layouts.py), through TMA boxes and wgmma's transpose bits, not a copy.
     a_major: str = "K"
     b_major: str = "K"
+    # Split-K (gemm_parts/splitk.py): each tile's K blocks in split_k work units
+    # (persistent, cooperative, direct f32 partials; a second kernel sums them).
+    split_k: int = 1
 
     def __post_init__(self):
         layouts.check_majors(self.a_major, self.b_major, self.b_box_rows)
@@ -158,6 +162,7 @@ class Config:
         if self.consumers == "cooperative" and self.bm != 128:
             raise ValueError(f"the cooperative consumers split a 128-row tile, got bm={self.bm}")
         check_pingpong(self)                       # gemm_parts/pingpong.py
+        splitk.check_split(self)                   # gemm_parts/splitk.py
         if self.group_m % self.cluster:
             raise ValueError("group_m must be a multiple of the cluster size")
         if self.smem_bytes + self.static_smem_bytes > 227 * 1024:
@@ -195,7 +200,8 @@ class Config:
         u = f"_u{self.unroll}" if self.unroll > 1 else ""
         p = "_p" if self.persistent else ""
         e = "_ts" if self.epilogue == "tma" else ""
-        pp = "_pp" if self.consumers == "pingpong" else ""
+        pp = ("_pp" if self.consumers == "pingpong" else "") + \
+            (f"_k{self.split_k}" if self.split_k > 1 else "")
         lay = layouts.layout_suffix(self.a_major, self.b_major)
         return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{lay}"
 
@@ -205,7 +211,8 @@ class Config:
 
     def grid(self, M: int, N: int, sms: int = 132) -> int:
         """CTAs to launch for an M x N output (gemm_parts/shapes.py's grid)."""
-        return shapes.grid(M, N, self.bm, self.bn, self.cluster, self.persistent, sms)
+        return shapes.grid(M, N, self.bm, self.bn, self.cluster, self.persistent, sms,
+                           self.split_k)
 
 
 # -- the kernel ----------------------------------------------------------------
@@ -271,16 +278,17 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             return first_m + (vb % per_group) % rows, (vb % per_group) // rows
 
         def each_tile(carry):
-            """This CTA's tiles: its own block's, or (persistent) every
-            %nctaid.x-th from its block id on, `carry` through the loop.
-            The grid is whole clusters, so a cluster's CTAs walk the same
+            """This CTA's (tile_m, tile_n, k_first, k_count, split): its own
+            block's tile, or (persistent) every %nctaid.x-th work unit from
+            its block id on (splitk.unit), `carry` through the loop. The
+            grid is whole clusters, so a cluster's CTAs walk the same
             number of tiles, each the same N tile as its peers."""
             if not cfg.persistent:
-                yield raster(k.block_rank())
+                yield (*raster(k.block_rank()), None, k_tiles, None)
                 return
-            for vb in lang.range(k.block_rank(), tiles_m * tiles_n, k.block_count(),
-                                 carry=carry):
-                yield raster(vb)
+            for vb in lang.range(k.block_rank(), splitk.units(cfg, tiles_m * tiles_n),
+                                 k.block_count(), carry=carry):
+                yield splitk.unit(cfg, vb, raster, k_tiles)
 
         roles = WarpgroupRoles(k, PRODUCER_REGS, CONSUMER_REGS)
         tid = roles.tid
@@ -291,13 +299,13 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                 rank = k.cluster_rank() if CS > 1 else lang.const(0)
                 if cfg.barriers == "pipe":
                     producer = pipe.producer()
-                    for tile_m, tile_n in each_tile([producer]):
+                    for tile_m, tile_n, k_first, k_count, _ in each_tile([producer]):
                         b_row = tile_n * BN + rank * cfg.b_box_rows
-                        pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m,
-                                       b_row, rank)
+                        pipe_producer(k, cfg, producer, a_ring, b_ring, k_count, tile_m,
+                                      b_row, rank, k_first)
                     producer.tail()                # every stage released before exit
                 else:
-                    ((tile_m, tile_n),) = each_tile([])
+                    ((tile_m, tile_n, *_),) = each_tile([])
                     b_row = tile_n * BN + rank * cfg.b_box_rows
                     raw.produce(k, a_ring, b_ring, k_tiles, tile_m, b_row, rank)
         with roles.consumers():                    # ---- consumer warpgroups
@@ -312,24 +320,22 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
             elif cfg.barriers == "pipe":
                 consumer = pipe.consumer()
                 meet = warpgroup_barrier(k, cw) if cfg.epilogue == "tma" else None
-                for tile_m, tile_n in each_tile([consumer]):
-                    acc = pipe_consumer(cfg, consumer, a_ring, b_ring, k_tiles, cw, wtid)
+                for tile_m, tile_n, _, k_count, split in each_tile([consumer]):
+                    acc = pipe_consumer(cfg, consumer, a_ring, b_ring, k_count, cw, wtid)
                     row0, col0 = tile_m * BM + cw * 64, tile_n * BN
+                    if split is not None:              # f32 partial into slice `split`
+                        store_tile(k, acc, splitk.partial_config(cfg), row0, col0, wtid, Mp, Np,
+                                   c=splitk.partial_ptr(k, split, Mp, Np))
+                        continue
                     if cfg.epilogue == "direct":
                         store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
                         continue
-                    # C's rows 16-byte aligned (N % 8 == 0): the TMA can store it.
-                    tma_ok = if_else(Np % 8 == 0)
-                    with tma_ok.then():
-                        mine = byte_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
-                        store_tile_tma(acc, BN, mine, k.param("tmap_c"), row0, col0, wtid,
-                                       meet)
-                    with tma_ok.otherwise():
-                        store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
+                    mine = byte_offset(staging.ptr, cw * (STORE_DEPTH * STORE_BUFFER_BYTES))
+                    store_tile_any(k, acc, cfg, mine, row0, col0, wtid, meet, Mp, Np)
                 if cfg.epilogue == "tma":
                     store_drain(wtid)
             else:
-                ((tile_m, tile_n),) = each_tile([])
+                ((tile_m, tile_n, *_),) = each_tile([])
                 acc = raw.consume(k, a_ring, b_ring, k_tiles, cw, wtid)
                 store_tile(k, acc, cfg, tile_m * BM + cw * 64, tile_n * BN, wtid, Mp, Np)
         k.epilogue()                               # no CTA exits while its peer may arrive
@@ -350,8 +356,10 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     b = rng.integers(-3, 4, (N, K)).astype(np.float32)
     c = a @ b.T
     k = build(M, N, K, cfg, name=name, source_params=True, sms=sms)
-    expect = c if cfg.out == "f32" else to_bf16_bits(c)
-    out_dtype = "float32" if cfg.out == "f32" else "uint16"
+    f32 = cfg.out == "f32" or cfg.split_k > 1      # split-K: its f32 partials, checked
+    expect = splitk.partials(a, b, cfg.split_k) if cfg.split_k > 1 else \
+        c if f32 else to_bf16_bits(c)
+    out_dtype = "float32" if f32 else "uint16"
     ab = to_bf16_bits(a if cfg.a_major == "K" else a.T)   # MN-major: stored transposed
     bb = to_bf16_bits(b if cfg.b_major == "K" else b.T)
     a_op = layouts.Operand("a", M, K, cfg.a_major, ab.shape[1], 0)
@@ -362,8 +370,8 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
         k, [manifest.buffer("a", ab), manifest.buffer("b", bb), a_map,
             manifest.tensormap("b", b_op.map_shape(), b_op.box(cfg.b_box_rows),
                                dtype="uint16", swizzle="128B"),
-            manifest.buffer("c", fill=-1 if cfg.out == "f32" else 0xFFFF,   # NaN poison
-                            shape=[M, N], dtype=out_dtype)] +
+            manifest.buffer("c", fill=-1 if f32 else 0xFFFF,   # NaN poison
+                            shape=list(expect.shape), dtype=out_dtype)] +
         # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).
         [manifest.tensormap("c", (M, N), STORE_BOX, dtype="uint16", swizzle="128B")
          if N % 8 == 0 else a_map]

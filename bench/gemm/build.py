@@ -23,8 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 import gemm
 from bench import harness
 from bench.gemm.raw_ring import RawConfig
-from gemm_parts import schedule
-from gemm_parts.layouts import layout_suffix
+from gemm_parts import schedule, splitk
+from gemm_parts.layouts import MN_CHUNK, layout_suffix
 from mbarrier_dialect import manifest
 
 CONFIGS = {
@@ -75,6 +75,8 @@ CONFIGS = {
 for _name, _kwargs in schedule.CONFIG_KWARGS.items():
     CONFIGS.setdefault(_name, gemm.Config(**_kwargs))
     for _a, _b in (("K", "MN"), ("MN", "K"), ("MN", "MN")):
+        if _b == "MN" and _kwargs["bn"] % MN_CHUNK:
+            continue                            # an N-major B loads 64-row chunks
         CONFIGS[_name + layout_suffix(_a, _b)] = gemm.Config(**_kwargs, a_major=_a, b_major=_b)
 
 # Exact checks (integer-valued inputs, f32 output): shapes off the tile; K
@@ -108,7 +110,17 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          # 64-row ping-pong tiles, 64 or 128 wide
          ("pp_64x128_ts", 130, 1032, 136), ("pp_64x128_ts_aMN_bMN", 264, 776, 200),
          ("pp_64x64_ts", 130, 261, 200), ("pp_64x64_ts_aMN_bK", 520, 1032, 72),
-         ("pp_64x64_ts_aK_bMN", 131, 264, 8)]
+         ("pp_64x64_ts_aK_bMN", 131, 264, 8),
+         # tiles of bn % 64 more columns (stored directly past the last TMA
+         # box): the TMA path with a partial last tile, the odd-N fallback
+         ("p1_144_ts", 264, 1032, 136), ("p1_224_ts", 264, 1000, 72),
+         ("p1_224_ts", 520, 777, 200), ("p1_144_ts_aMN_bK", 136, 1032, 200),
+         # split-K: the f32 partials of every slice checked (K of 17 blocks
+         # in 2, 4 blocks in 3, 3 blocks in 4: a slice of no block), odd N
+         ("sk_256_k2", 520, 1031, 1032), ("sk_128_k3", 130, 777, 200),
+         ("sk_128_k4", 264, 136, 136), ("sk_256_k3_aMN_bMN", 136, 520, 520)]
+#: split-K's reduction, checked bit for bit: (slices, M, N), M N not a multiple of 4
+REDUCE_EXACT = [(2, 37, 51), (4, 64, 64), (3, 130, 777)]
 
 
 def build(out_dir: str, names=None) -> dict:
@@ -145,16 +157,20 @@ def build(out_dir: str, names=None) -> dict:
         if names and name not in names:
             continue
         cfg = CONFIGS[name]
-        if cfg.epilogue != "tma":               # f32 C, compared bit for bit
+        if cfg.epilogue != "tma" and cfg.split_k == 1:   # f32 C, compared bit for bit
             cfg = gemm.dataclasses.replace(cfg, out="f32")
         label = f"exact_{name}_{M}x{N}x{K}"
         # A persistent kernel on 4 "SMs": each CTA walks several tiles.
-        cases.append((gemm.case(M, N, K, cfg, seed=M + N + K, name=label, sms=4), cfg, label))
+        cases.append((gemm.case(M, N, K, cfg, seed=M + N + K, name=label, sms=4),
+                      cfg.smem_bytes))
+    if not names or any(n.startswith("sk_") for n in names):
+        cases += [(splitk.reduce_case(M, N, S, seed=M + N, name=f"exact_reduce_s{S}_{M}x{N}"), 0)
+                  for S, M, N in REDUCE_EXACT]
     if cases:
         exact_dir = os.path.join(out_dir, "exact")
-        written = manifest.write([c for c, _, _ in cases], exact_dir)
-        for entry, (_, cfg, _) in zip(written["kernels"], cases):
-            entry["shared_mem"] = cfg.smem_bytes
+        written = manifest.write([c for c, _ in cases], exact_dir)
+        for entry, (_, smem) in zip(written["kernels"], cases):
+            entry["shared_mem"] = smem
             entry["timeout_s"] = 30
         with open(os.path.join(exact_dir, "manifest.json"), "w") as f:
             json.dump(written, f, indent=1)

@@ -40,6 +40,11 @@ VARIANT_SHAPES = ([(m, 8192, 8192) for m in (64, 128, 256)] + [(8192, 8192, k) f
                   (1024, 1536, 2048)] + [(1024, 1024, 1024), (1536, 1536, 1536)])
 VARIANTS = ["p1_256_ts", "pp_128x128_ts", "p1_192_ts", "p1_128_ts", "pp_64x256_ts",
             "pp_64x128_ts"]
+# Each forced configuration's own checks (split-K: the GEMM and its reduction
+# through matmul; tiles of bn % 64 more columns): odd M and N, K not a
+# multiple of 64, a K split into slices of unequal and of no blocks.
+FORCED = ["sk_256_k2", "sk_128_k3", "sk_256_k4", "sk_128_k4", "p1_144_ts", "p1_224_ts"]
+FORCED_SHAPES = [(257, 1031, 1032), (64, 777, 8192), (1000, 264, 24), (129, 67, 2056)]
 
 
 def shape_list(text: str):
@@ -128,17 +133,32 @@ def check_layouts(torch, api, run, g, n_random=12) -> list:
             rows.append({"layout": a_major + b_major, "shape": [M, N, K], "ok": ok, **stats})
             print(f"  check a{a_major} b{b_major} {M}x{N}x{K}: {'PASS' if ok else 'FAIL'} "
                   f"rel_fro {stats['rel_fro']:.2e}", flush=True)
-        # the graph replay writes what the eager call wrote
-        a, b = operands(torch, 1000, 1032, 1024, a_major, b_major, g)
-        c = torch.empty((1000, 1032), device="cuda", dtype=torch.bfloat16)
-        graph = capture(torch, lambda: api.matmul(a, b, c), iters=1)
-        eager = c.clone()
-        c.zero_()
-        graph.replay()
-        torch.cuda.synchronize()
-        same = bool(torch.equal(c, eager))
-        rows.append({"layout": a_major + b_major, "graph_equals_eager": same})
-        print(f"  graph replay a{a_major} b{b_major}: {'PASS' if same else 'FAIL'}", flush=True)
+        for name in FORCED:
+            if b_major == "MN" and api.schedule.CONFIG_KWARGS[name]["bn"] % 64:
+                continue                    # not a build: an N-major B loads 64-row chunks
+            for M, N, K in FORCED_SHAPES:
+                a, b = operands(torch, M, N, K, a_major, b_major, g)
+                c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16)
+                api.matmul(a, b, c, config=name)
+                torch.cuda.synchronize()
+                ok, stats = run.check(torch, c, a.double() @ b.double(), "bf16")
+                rows.append({"layout": a_major + b_major, "shape": [M, N, K], "config": name,
+                             "ok": ok, **stats})
+                print(f"  check {name} a{a_major} b{b_major} {M}x{N}x{K}: "
+                      f"{'PASS' if ok else 'FAIL'} rel_fro {stats['rel_fro']:.2e}", flush=True)
+        # the graph replay writes what the eager call wrote (split-K: both kernels)
+        for cfg in (None, "sk_128_k3"):
+            a, b = operands(torch, 1000, 1032, 1024, a_major, b_major, g)
+            c = torch.empty((1000, 1032), device="cuda", dtype=torch.bfloat16)
+            graph = capture(torch, lambda: api.matmul(a, b, c, config=cfg), iters=1)
+            eager = c.clone()
+            c.zero_()
+            graph.replay()
+            torch.cuda.synchronize()
+            same = bool(torch.equal(c, eager))
+            rows.append({"layout": a_major + b_major, "config": cfg, "graph_equals_eager": same})
+            print(f"  graph replay {cfg or 'auto'} a{a_major} b{b_major}: "
+                  f"{'PASS' if same else 'FAIL'}", flush=True)
     # a stride the kernel cannot take: ValueError, nothing launched
     a = torch.randn(64, 128, device="cuda").to(torch.bfloat16)[:, ::2]
     try:

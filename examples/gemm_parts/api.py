@@ -163,16 +163,28 @@ class KernelCache:
         return meta, cubin
 
 
+def reduce_config(split_k: int) -> dict:
+    """The cache key of split-K's reduction kernel (gemm_parts/splitk.py)."""
+    return {"kernel": "splitk_reduce", "split_k": split_k}
+
+
 def build(config: dict) -> tuple[dict, bytes]:
     """Compile `config` (imports examples/gemm.py, and with it MLIR: the
     folder that holds gemm_parts/, so gemm.py, is on the path); a checker
-    warning is an error here."""
+    warning is an error here. ``reduce_config(S)``: split-K's reduction."""
+    if config.get("kernel") == "splitk_reduce":
+        from gemm_parts import splitk
+        compiled = splitk.build_reduce(config["split_k"]).compile()
+        if compiled.warnings:
+            raise RuntimeError(f"the checker warned on the reduction: {compiled.warnings}")
+        return {"entry": shapes.reduce_name(config["split_k"]), "config": config,
+                "threads": shapes.REDUCE_THREADS}, compiled.cubin
     import gemm
     cfg = gemm.Config(**config)
     compiled = gemm.build(cfg=cfg).compile()
     if compiled.warnings:
         raise RuntimeError(f"the checker warned on {cfg.name}: {compiled.warnings}")
-    meta = {"entry": cfg.name, "config": config, "bm": cfg.bm, "bn": cfg.bn,
+    meta = {"split_k": cfg.split_k, "entry": cfg.name, "config": config, "bm": cfg.bm, "bn": cfg.bn,
             "cluster": cfg.cluster, "persistent": cfg.persistent, "epilogue": cfg.epilogue,
             "out": cfg.out, "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
             "smem_bytes": cfg.smem_bytes, "a_major": cfg.a_major, "b_major": cfg.b_major}
@@ -221,6 +233,7 @@ _modules: dict = {}      # (entry, cubin digest) -> (Module, function)
 _maps: dict = {}         # (address, shape, strides, box) -> TensorMap
 _launches: dict = {}     # everything a launch depends on -> prepared launch
 _fast: dict = {}         # (a, b, out, stream, config) as given -> the same prepared launch
+_workspaces: list = []   # split-K's f32 workspaces (DeviceBuffer), one per prepared launch
 _sms: int | None = None  # the device's SM count
 
 
@@ -253,7 +266,8 @@ def _tensor_map(op_or_c, box):
 
 def grid(meta: dict, M: int, N: int, sms: int) -> int:
     """Config.grid of the built configuration `meta`."""
-    return shapes.grid(M, N, meta["bm"], meta["bn"], meta["cluster"], meta["persistent"], sms)
+    return shapes.grid(M, N, meta["bm"], meta["bn"], meta["cluster"], meta["persistent"], sms,
+                       meta.get("split_k", 1))
 
 
 def _function(meta: dict, cubin: bytes):
@@ -268,7 +282,7 @@ def _function(meta: dict, cubin: bytes):
 def config_for_layout(M: int, N: int, K: int, a_major: str, b_major: str, sms: int) -> dict:
     """The schedule's configuration for M x N x K (Config's keyword
     arguments), in the operands' layout."""
-    name = schedule.config_for(M, N, K, sms=sms)
+    name = schedule.config_for(M, N, K, sms=sms, b_major=b_major)
     return {**schedule.CONFIG_KWARGS[name], "a_major": a_major, "b_major": b_major}
 
 
@@ -297,7 +311,6 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
     if out is None:
         import torch
         out = torch.empty((M, N), dtype=torch.bfloat16, device=a.device)
-    rt = runtime()
     sms = _sm_count()
     if config is None:
         config = config_for_layout(M, N, K, A.major, B.major, sms)
@@ -306,24 +319,50 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
     key = (json.dumps(config, sort_keys=True), A, B, out.data_ptr(), M, N, K, stream, sms)
     issue = _launches.get(key)
     if issue is None:                  # (during capture: host work only, the maps exist)
-        meta, cubin = (cache or _default_cache()).get(config)
-        function = _function(meta, cubin)
-        ta = _tensor_map(A, A.box(meta["bm"]))
-        tb = _tensor_map(B, B.box(meta["b_box_rows"]))
-        import numpy as np
-        dc = rt.DeviceBuffer(out.data_ptr(), (M, N), np.dtype(np.uint16))
-        tc = []
-        if meta["epilogue"] == "tma":   # C's map (rows 16-byte aligned), else A's, unused
-            tc = [_tensor_map((out.data_ptr(), (M, N)), TMA_STORE_BOX) if N % 8 == 0 else ta]
-        args = [ta, tb, dc, *tc, np.int32(M), np.int32(N), np.int32(K)]
-        issue = rt.prepare_launch(function, grid(meta, M, N, sms), meta["threads"], args,
-                                  meta["cluster"] if meta["cluster"] > 1 else None,
-                                  meta["smem_bytes"], stream or None)
+        issue = _prepare(cache or _default_cache(), config, A, B, out, M, N, K, stream, sms)
         _launches[key] = issue
     if fast is not None:
         _fast[fast] = issue
     issue()
     return out
+
+
+def _prepare(cache, config, A, B, out, M, N, K, stream, sms):
+    """The launch of `config` on these operands: one kernel, or (split-K)
+    the GEMM into an f32 workspace of its own (allocated here, kept with
+    the launch) and the reduction into `out`, in stream order."""
+    import numpy as np
+    rt = runtime()
+    meta, cubin = cache.get(config)
+    function = _function(meta, cubin)
+    ta = _tensor_map(A, A.box(meta["bm"]))
+    tb = _tensor_map(B, B.box(meta["b_box_rows"]))
+    split = meta.get("split_k", 1)
+    dc = rt.DeviceBuffer(out.data_ptr(), (M, N), np.dtype(np.uint16))
+    if split > 1:
+        if _capturing():
+            raise RuntimeError("matmul: a new split-K workspace during CUDA-graph capture: "
+                               "call matmul once with these tensors before capturing")
+        ws = rt.DeviceBuffer.empty((shapes.workspace_elements(M, N, split),), np.float32)
+        _workspaces.append(ws)      # freed by clear(), with the launches
+    tc = []
+    if meta["epilogue"] == "tma":   # C's map (rows 16-byte aligned), else A's, unused
+        tc = [_tensor_map((out.data_ptr(), (M, N)), TMA_STORE_BOX) if N % 8 == 0 else ta]
+    args = [ta, tb, ws if split > 1 else dc, *tc, np.int32(M), np.int32(N), np.int32(K)]
+    gemm_launch = rt.prepare_launch(function, grid(meta, M, N, sms), meta["threads"], args,
+                                    meta["cluster"] if meta["cluster"] > 1 else None,
+                                    meta["smem_bytes"], stream or None)
+    if split == 1:
+        return gemm_launch
+    rmeta, rcubin = cache.get(reduce_config(split))
+    reduce_launch = rt.prepare_launch(_function(rmeta, rcubin), shapes.reduce_grid(M, N),
+                                      rmeta["threads"], [ws, dc, np.int32(M), np.int32(N)],
+                                      None, 0, stream or None)
+
+    def issue():
+        gemm_launch()
+        reduce_launch()
+    return issue
 
 
 def _tensor_key(t) -> tuple:
@@ -353,6 +392,9 @@ def clear() -> None:
     (no CUDA graph that used them may be replayed after this)."""
     _launches.clear()
     _fast.clear()
+    for ws in _workspaces:
+        ws.free()
+    _workspaces.clear()
     for tm in _maps.values():
         tm.free()
     _maps.clear()
@@ -368,8 +410,12 @@ def fill(directory, names=None) -> list[str]:
             continue
         for a_major in layouts.MAJORS:
             for b_major in layouts.MAJORS:
+                if b_major == "MN" and kwargs["bn"] % layouts.MN_CHUNK:
+                    continue                # an N-major B loads 64-row chunks
                 meta, _ = cache.get({**kwargs, "a_major": a_major, "b_major": b_major})
                 built.append(meta["entry"])
+        if kwargs.get("split_k", 1) > 1:
+            built.append(cache.get(reduce_config(kwargs["split_k"]))[0]["entry"])
     return built
 
 

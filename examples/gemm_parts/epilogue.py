@@ -18,21 +18,24 @@ STORE_DEPTH = 2
 STORE_BUFFER_BYTES = STORE_BOX[0] * STORE_BOX[1] * 2
 
 
-def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np) -> None:
-    """Write one warpgroup's 64 x bn accumulator to C (row-major, N columns):
+def store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np,
+               c: ir.Value | None = None, first_col: int = 0) -> None:
+    """Write one warpgroup's 64 x bn accumulator, its columns from
+    `first_col` (a multiple of 8) on, to C (row-major, N columns; `c` its
+    first element, default the kernel's param ``c``):
     value j of thread t is row 16*(t/32) + t%32/4 + 8*(j/2%2), column
     8*(j/4) + 2*(t%4) + j%2. With N even each pair of columns is one 4- or
     8-byte store (aligned: the row start r * N is even); with N odd a row
     may start at an odd element, so each value is stored on its own."""
     even = if_else(Np % 2 == 0)
     with even.then():
-        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=True)
+        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, c, first_col, paired=True)
     with even.otherwise():
-        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, paired=False)
+        _store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, c, first_col, paired=False)
 
 
-def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np, *,
-                paired: bool) -> None:
+def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np, c_ptr,
+                first_col: int, *, paired: bool) -> None:
     f32 = ir.F32Type.get()
     out_ty = ir.Type.parse("bf16" if cfg.out == "bf16" else "f32")
     pair = ir.VectorType.get([2], out_ty)
@@ -41,12 +44,12 @@ def _store_tile(k: Kernel, acc: ir.Value, cfg: Config, row0, col0, wtid, Mp, Np,
     warp, lane = wtid // 32, wtid % 32
     r_base = row0 + warp * 16 + lane // 4
     c_base = col0 + (lane % 4) * 2
-    c_ptr = k.param("c")
+    c_ptr = k.param("c") if c_ptr is None else c_ptr
     for half in range(2):
         r = r_base + 8 * half
         row_ok = r < Mp
         row_ptr = k.element_ptr(c_ptr, r.to("i64") * Np.to("i64"), out_ty)
-        for j8 in range(cfg.bn // 8):
+        for j8 in range(first_col // 8, cfg.bn // 8):
             c = c_base + 8 * j8
             vals = [llvm.ExtractValueOp(f32, acc, [4 * j8 + 2 * half + e]).result for e in (0, 1)]
             if paired:
@@ -106,6 +109,20 @@ def store_tile_tma(acc: ir.Value, bn: int, staging: ir.Value, tmap_c: ir.Value, 
         with if_then(leader):
             lang.cp_async_bulk_tensor_store(buf, tmap_c, [row0, col0 + 64 * j])
             lang.bulk_commit_group()
+
+
+def store_tile_any(k, acc, cfg, staging, row0, col0, wtid, meet, Mp, Np) -> None:
+    """The TMA-store epilogue of one warpgroup's tile where C's rows are
+    16-byte aligned (N % 8 == 0), else ``store_tile``; the TMA stores whole
+    64-column boxes, so a tile of bn % 64 more columns (128 x 144, 128 x
+    224: tiles that fill the last wave) stores those from registers."""
+    tma_ok = if_else(Np % 8 == 0)
+    with tma_ok.then():
+        store_tile_tma(acc, cfg.bn, staging, k.param("tmap_c"), row0, col0, wtid, meet)
+        if cfg.bn % 64:
+            store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np, first_col=cfg.bn // 64 * 64)
+    with tma_ok.otherwise():
+        store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
 
 
 def warpgroup_barrier(k, cw):

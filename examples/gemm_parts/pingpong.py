@@ -27,10 +27,9 @@ from __future__ import annotations
 from mlir.dialects import llvm, nvvm
 
 from mbarrier_dialect import lang
-from mbarrier_dialect.lang import if_else
 from mbarrier_dialect.lang.pipeline import StageBuffer
 
-from .epilogue import store_drain, store_tile, store_tile_tma, warpgroup_barrier
+from .epilogue import store_drain, store_tile, store_tile_any, warpgroup_barrier
 from .wgmma import BK, acc_type, k16_step, smem_address, wgmma, wgmma_descriptor
 
 ROWS = 64                   # rows of one m64 wgmma
@@ -134,12 +133,7 @@ def pingpong_consumer(k, cfg, pipe, order, a_ring, b_ring, k_tiles, cw, wtid, ra
             if staging is None:
                 store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
                 continue
-            # C's rows 16-byte aligned (N % 8 == 0): the TMA can store it.
-            tma_ok = if_else(Np % 8 == 0)
-            with tma_ok.then():
-                store_tile_tma(acc, cfg.bn, staging, k.param("tmap_c"), row0, col0, wtid, meet)
-            with tma_ok.otherwise():
-                store_tile(k, acc, cfg, row0, col0, wtid, Mp, Np)
+            store_tile_any(k, acc, cfg, staging, row0, col0, wtid, meet, Mp, Np)
         turn.arrive()                              # the other warpgroup's epilogue may start
     if staging is not None:
         store_drain(wtid)

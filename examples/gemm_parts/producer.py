@@ -29,12 +29,14 @@ def copy_operand(slot, stages, tmap, row0, k0, rows: int, major: str, *,
                                   byte_offset_in_stage=off)
 
 
-def pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, rank) -> None:
+def pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, rank,
+                  k_first=None) -> None:
     """The TMA loop of one tile: acquire a stage (its empty barrier: every
     consumer of every CTA it reaches released it), copy A (local) and this
     CTA's part of B (multicast along the cluster's row) into it, each in its
     layout (``cfg.a_major``/``b_major``), commit it with the bytes that land
-    in this CTA's stage. (The caller runs the tail once, after its last
+    in this CTA's stage: `k_tiles` K blocks from block `k_first` (None: 0;
+    a split-K slice's). (The caller runs the tail once, after its last
     tile.)"""
     S, CS = cfg.stages, cfg.cluster
     a_stages = StageBuffer(a_ring, (S, cfg.bm, BK), "bf16")
@@ -42,9 +44,10 @@ def pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, rank
     b_box_bytes = cfg.b_box_rows * BK * 2
     for t in lang.range(k_tiles, carry=[producer]):
         slot = producer.acquire()
-        copy_operand(slot, a_stages, k.param("tmap_a"), tile_m * cfg.bm, t * BK, cfg.bm,
+        k0 = (t if k_first is None else k_first + t) * BK
+        copy_operand(slot, a_stages, k.param("tmap_a"), tile_m * cfg.bm, k0, cfg.bm,
                      cfg.a_major)
-        copy_operand(slot, b_stages, k.param("tmap_b"), b_row, t * BK, cfg.b_box_rows,
+        copy_operand(slot, b_stages, k.param("tmap_b"), b_row, k0, cfg.b_box_rows,
                      cfg.b_major, multicast="row" if CS > 1 else None,
                      byte_offset=rank * b_box_bytes if CS > 1 else 0)
         slot.commit(bytes=cfg.a_bytes + cfg.b_bytes)   # A + every CTA's part of B

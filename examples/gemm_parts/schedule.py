@@ -33,6 +33,7 @@ class Candidate:
     speed: float     # per-tile speed relative to p1_256_ts (measured, see below)
     min_k: int = 0   # only from this K on (0: any)
     max_k: int = 0   # only up to this K (0: any)
+    split: int = 1   # split-K slices (gemm_parts/splitk.py): work units = tiles x split
 
 
 #: The candidates, best-first at equal score. Per-tile speeds, measured
@@ -60,6 +61,14 @@ CANDIDATES = (
     Candidate("p1_128_ts", 128, 128, 0.97),
     Candidate("pp_64x128_ts", 64, 128, 0.80),
     Candidate("pp_64x64_ts", 64, 64, 0.55),
+    # Tiles whose count fills the last wave where 64-multiples do not
+    # (1536^3: 12 x 11 = 132 tiles of 128 x 144; 5120^3: 40 x 23 = 920 of
+    # 128 x 224, 6.97 waves): the columns past the last 64 stored directly.
+    Candidate("p1_224_ts", 128, 224, 0.97),
+    Candidate("p1_144_ts", 128, 144, 0.94),
+    # Split-K (gemm_parts/splitk.py), scored with its partials' traffic.
+    *(Candidate(f"sk_{bn}_k{k}", 128, bn, sp, split=k)
+      for bn, sp in ((256, 0.98), (128, 0.95)) for k in (2, 3, 4)),
 )
 
 #: The candidates' configurations: examples/gemm.py's Config keyword
@@ -79,7 +88,15 @@ CONFIG_KWARGS = {
                          consumers="pingpong", group_m=32),
     "pp_64x64_ts": dict(bm=64, bn=64, stages=8, cluster=1, persistent=True, epilogue="tma",
                         consumers="pingpong", group_m=32),
+    "p1_224_ts": dict(bn=224, stages=4, cluster=1, persistent=True, epilogue="tma"),
+    "p1_144_ts": dict(bn=144, stages=5, cluster=1, persistent=True, epilogue="tma"),
 }
+# Split-K (gemm_parts/splitk.py): the cooperative persistent kernel, each
+# tile's K loop in S work units, f32 partials and a second kernel's sum.
+for _bn, _stages in ((256, 4), (128, 6)):
+    for _split in (2, 3, 4):
+        CONFIG_KWARGS[f"sk_{_bn}_k{_split}"] = dict(bn=_bn, stages=_stages, cluster=1,
+                                                    persistent=True, split_k=_split)
 
 
 def tiles(M: int, N: int, bm: int, bn: int) -> int:
@@ -91,19 +108,42 @@ def wave_efficiency(n_tiles: int, sms: int) -> float:
     return n_tiles / (math.ceil(n_tiles / sms) * sms)
 
 
+#: split-K's cost model: the tensor cores' rate (FLOP/s, the H200's bf16
+#: dense at the clock it holds), the bandwidth the partials move at (bytes/s)
+#: and the launch of the reduction (s); the direct f32 epilogue of a work
+#: unit costs about EPILOGUE_BLOCKS K blocks of its mainloop.
+PEAK_FLOPS = 800e12
+PARTIAL_BYTES_PER_S = 3.0e12
+REDUCE_LAUNCH_S = 2e-6
+EPILOGUE_BLOCKS = 2.0
+
+
 def score(c: Candidate, M: int, N: int, K: int, sms: int = 132) -> float:
+    """The candidate's expected share of the peak rate on M x N x K."""
     n = tiles(M, N, c.bm, c.bn)
     fill = M * N / (n * c.bm * c.bn)
-    return wave_efficiency(n, sms) * fill * c.speed
+    base = wave_efficiency(n * c.split, sms) * fill * c.speed
+    if c.split == 1:
+        return base
+    # A unit of kb / split K blocks and its direct epilogue; then the
+    # reduction reads split f32 partials per element and writes bf16.
+    kb = math.ceil(K / 64) / c.split
+    base *= kb / (kb + EPILOGUE_BLOCKS)
+    t_gemm = 2.0 * M * N * K / (PEAK_FLOPS * base)
+    t_reduce = (2 * c.split * 4 + 2) * M * N / PARTIAL_BYTES_PER_S + REDUCE_LAUNCH_S
+    return base * t_gemm / (t_gemm + t_reduce)
 
 
-def config_for(M: int, N: int, K: int, sms: int = 132, available=None) -> str:
+def config_for(M: int, N: int, K: int, sms: int = 132, available=None,
+               b_major: str = "K") -> str:
     """The name of the configuration the "auto" schedule runs M x N x K
     with on `sms` SMs: the best-scoring candidate (of those in `available`,
-    if given)."""
+    if given; an N-major B takes tiles of whole 64-row chunks)."""
     best, best_score = None, -1.0
     for c in CANDIDATES:
         if available is not None and c.name not in available:
+            continue
+        if b_major == "MN" and c.bn % 64:
             continue
         if (c.min_k and K < c.min_k) or (c.max_k and K > c.max_k):
             continue

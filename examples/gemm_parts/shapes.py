@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import numbers
 
+#: split-K (gemm_parts/splitk.py): at most MAX_SPLIT slices; the reduction's
+#: threads per CTA and f32 values per thread (one 16-byte load a slice).
+MAX_SPLIT = 16
+REDUCE_THREADS = 256
+REDUCE_VEC = 4
+
 
 def check_shape(M: int, N: int, K: int) -> None:
     """Refuse, before any CUDA call, a shape the GEMM cannot do: the TMA
@@ -27,8 +33,28 @@ def tiles(M: int, N: int, bm: int, bn: int, cluster: int) -> int:
 
 
 def grid(M: int, N: int, bm: int, bn: int, cluster: int, persistent: bool,
-         sms: int = 132) -> int:
+         sms: int = 132, split_k: int = 1) -> int:
     """CTAs to launch for an M x N output (``gemm.Config.grid``): one per
-    tile, or (persistent) one per SM, whole clusters, at most one per tile."""
-    n = tiles(M, N, bm, bn, cluster)
+    tile, or (persistent) one per SM, whole clusters, at most one per work
+    unit (a tile, or with split-K each of its `split_k` K slices)."""
+    n = tiles(M, N, bm, bn, cluster) * split_k
     return min(n, sms - sms % cluster) if persistent else n
+
+
+def slice_elements(M: int, N: int) -> int:
+    """Elements from one slice of the workspace to the next."""
+    return -(-(M * N) // 8) * 8
+
+
+def workspace_elements(M: int, N: int, split_k: int) -> int:
+    return split_k * slice_elements(M, N)
+
+
+def reduce_grid(M: int, N: int) -> int:
+    """CTAs of the reduction for an M x N C."""
+    per_cta = REDUCE_THREADS * REDUCE_VEC
+    return max(1, -(-(M * N) // per_cta))
+
+
+def reduce_name(split_k: int) -> str:
+    return f"gemm_splitk_reduce_s{split_k}"

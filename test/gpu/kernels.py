@@ -397,6 +397,25 @@ def gemm_layout_example(a_major: str, b_major: str) -> Case:
                        sms=4)
 
 
+def gemm_splitk_example() -> Case:
+    """examples/gemm.py with split-K (``Config(split_k=3)``,
+    gemm_parts/splitk.py): 4 CTAs walk 3 x 5 tiles x 3 K slices of 17
+    blocks (5, 6, 6; the last block partial), odd N; every slice's f32
+    partial checked exactly."""
+    module = example("gemm")
+    cfg = module.Config(bn=256, stages=4, cluster=1, persistent=True, epilogue="direct",
+                        split_k=3)
+    return module.case(264, 1031, 1032, cfg, seed=11, name="gemm_splitk_exact", sms=4)
+
+
+def gemm_splitk_reduce_example() -> Case:
+    """The split-K reduction (gemm_parts/splitk.py's second kernel): 3
+    slices of 130 x 777 summed into bf16 C, checked bit for bit."""
+    example("gemm")
+    from gemm_parts import splitk
+    return splitk.reduce_case(130, 777, 3, seed=3, name="gemm_splitk_reduce_exact")
+
+
 def attention_example(causal: bool = False, pingpong: bool = False) -> Case:
     """examples/attention.py (Q through a TMABar, K and V as two
     lang.Pipeline rings, two consumer warpgroups, the overlapped schedule):
@@ -557,7 +576,7 @@ SUITES = {
             + PIPES
             + [lambda: gemm_example(1), lambda: gemm_example(2), gemm_pingpong_example,
                lambda: gemm_layout_example("MN", "MN"), lambda: gemm_layout_example("K", "MN"),
-               attention_example, lambda: attention_example(causal=True, pingpong=True),
+               gemm_splitk_example, gemm_splitk_reduce_example, attention_example, lambda: attention_example(causal=True, pingpong=True),
                attention_persistent],
     "sanitize": [lambda: pingpong_2cta(200), lambda: counted_arrivals(50), predicated_remote,
                  lambda: all_to_one(4, 50), lambda: remote_pingpong_example(200),

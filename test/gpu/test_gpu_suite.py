@@ -31,7 +31,8 @@ EXAMPLE_KERNELS = {"first_kernel.py": ["signal_peer"],
                                        "tma_pipeline_c4_d4_w2_x4", "tma_pipeline_c1_d8_w1_x1",
                                        "tma_pipeline_c2_d8_w1_x2", "tma_pipeline_c4_d2_w4_x4"],
                    "gemm.py": ["gemm_c1_exact", "gemm_c2_exact", "gemm_pingpong_exact",
-                               "gemm_aMN_bMN_exact", "gemm_aK_bMN_exact"],
+                               "gemm_aMN_bMN_exact", "gemm_aK_bMN_exact", "gemm_splitk_exact",
+                               "gemm_splitk_reduce_exact"],
                    "attention.py": ["attention_d128_exact", "attention_d128_causal_pp_exact",
                                     "attention_d64_m192_causal_pp_p_exact"]}
 
@@ -45,7 +46,7 @@ def suite(tmp_path_factory):
 def test_every_kernel_builds_to_a_cubin(suite):
     out, manifest = suite
     names = [k["name"] for k in manifest["kernels"]]
-    assert len(names) == 35 and len(set(names)) == 35
+    assert len(names) == 37 and len(set(names)) == 37
     for entry in manifest["kernels"]:
         with open(os.path.join(out, entry["cubin"]), "rb") as f:
             assert f.read(4) == b"\x7fELF", entry["name"]

@@ -105,9 +105,9 @@ def fake(monkeypatch):
     api.use_runtime(None)
 
 
-def _prefilled(tmp_path, config):
+def _prefilled(tmp_path, config, **meta_fields):
     """A cache holding a stand-in build of `config` (what the compiler
-    would write), for a machine without MLIR."""
+    would write; `meta_fields` over the defaults), for a machine without MLIR."""
     cache = api.KernelCache(tmp_path, compiler=None)
     folder = tmp_path / api.source_digest(config)
     folder.mkdir(parents=True)
@@ -115,7 +115,7 @@ def _prefilled(tmp_path, config):
     meta = {"entry": "gemm_fake", "config": config, "bm": bm, "bn": config["bn"], "cluster": 1,
             "persistent": True, "epilogue": "tma", "out": "bf16", "b_box_rows": config["bn"],
             "threads": 384, "smem_bytes": 200000, "a_major": config["a_major"],
-            "b_major": config["b_major"]}
+            "b_major": config["b_major"], **meta_fields}
     (folder / "fakecc.json").write_text(json.dumps(meta))
     (folder / "fakecc.cubin").write_bytes(b"\x7fELF stand-in")
     return cache
@@ -201,6 +201,37 @@ def test_matmul_launches_the_layouts_build_once_prepared(fake, tmp_path, a_major
     strided = FakeTensor(a.shape, (2, 2 * M), a.data_ptr())
     with pytest.raises(ValueError, match="neither of its dimensions"):
         api.matmul(strided, b, out, cache=cache)
+
+
+def test_split_k_launches_the_gemm_into_a_workspace_then_the_reduction(fake, tmp_path):
+    """matmul with a split-K configuration (gemm_parts/splitk.py): one f32
+    workspace of S slices allocated on the first call, then per call two
+    launches in stream order, the GEMM (its grid: the work units, at most
+    one CTA per SM) and the reduction (its grid: C's elements, 1024 per
+    CTA); no allocation on later calls (a CUDA graph may capture them)."""
+    M, N, K = 257, 1031, 1032
+    config = {**schedule.CONFIG_KWARGS["sk_128_k3"], "a_major": "K", "b_major": "K"}
+    cache = _prefilled(tmp_path, config, split_k=3, epilogue="direct")
+    reduce = tmp_path / api.source_digest(api.reduce_config(3))
+    reduce.mkdir(parents=True)
+    (reduce / "fakecc.json").write_text(json.dumps({"entry": "reduce_fake", "threads": 256}))
+    (reduce / "fakecc.cubin").write_bytes(b"\x7fELF stand-in")
+    a, b = FakeTensor((M, K)), FakeTensor((N, K), ptr=0x7f0000200000).t()
+    out = FakeTensor((M, N), ptr=0x7f0000300000)
+    api.matmul(a, b, out, cache=cache, config="sk_128_k3")
+    allocs = [c[1] for c in fake.calls if c[0] == "cuMemAlloc" and c[1] != 128]   # not a map
+    assert allocs == [3 * (-(-(M * N) // 8) * 8) * 4]
+    launches = [c for c in fake.calls if c[0] == "cuLaunchKernelEx"]
+    tiles = 3 * 9                                  # 128 x 128 tiles: 3 x 9, x 3 slices
+    assert launches == [("cuLaunchKernelEx", "fn:gemm_fake", (min(tiles * 3, 132), 1, 1), None),
+                        ("cuLaunchKernelEx", "fn:reduce_fake", (-(-(M * N) // 1024), 1, 1),
+                         None)]
+    assert len(fake.maps) == 2                     # A and B: the partials need no TMA map
+    before = len(fake.calls)
+    api.matmul(a, b, out, cache=cache, config="sk_128_k3")
+    assert [c[0] for c in fake.calls[before:]] == ["cuLaunchKernelEx"] * 2
+    api.clear()                                    # frees the workspace
+    assert [c[0] for c in fake.calls].count("cuMemFree") >= 1
 
 
 def test_a_cache_without_the_build_names_the_fill_command(fake, tmp_path):
