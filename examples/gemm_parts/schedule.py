@@ -64,9 +64,17 @@ CANDIDATES = (
     # Tiles whose count fills the last wave where 64-multiples do not
     # (1536^3: 12 x 11 = 132 tiles of 128 x 144; 5120^3: 40 x 23 = 920 of
     # 128 x 224, 6.97 waves): the columns past the last 64 stored directly.
+    # Graph-timed (bench/results/gemm/matmul_run3_check.json): 1536^3 0.95
+    # of cuBLAS (p1_192_ts 0.85), 5120^3 1.02 (pp_128x128_ts 0.97).
     Candidate("p1_224_ts", 128, 224, 0.97),
     Candidate("p1_144_ts", 128, 144, 0.94),
     # Split-K (gemm_parts/splitk.py), scored with its partials' traffic.
+    # Measured (run 3, the same file): it wins only where the tiles are few
+    # and K long: 256 x 1024 x 8192 0.78 of cuBLAS (sk_128_k4; the best
+    # unsplit pp_64x64_ts 0.60), 128 x 2048 x 4096 0.81 (0.74); it loses
+    # wherever K <= 2048 or MN gives 64 tiles or more (8192 x 256 x 8192:
+    # 0.83 against pp_128x128_ts's 0.92; M <= 256 at K 1024-2048: 0.45-0.71
+    # against the 64-row ping-pong tiles' 0.78-1.01).
     *(Candidate(f"sk_{bn}_k{k}", 128, bn, sp, split=k)
       for bn, sp in ((256, 0.98), (128, 0.95)) for k in (2, 3, 4)),
 )
@@ -112,8 +120,11 @@ def wave_efficiency(n_tiles: int, sms: int) -> float:
 #: dense at the clock it holds), the bandwidth the partials move at (bytes/s)
 #: and the launch of the reduction (s); the direct f32 epilogue of a work
 #: unit costs about EPILOGUE_BLOCKS K blocks of its mainloop.
+#: (PARTIAL_BYTES_PER_S: the partials of these shapes, a few MiB, stay in
+#: L2; 6e12 and the speeds below pick the best of run 3 on all 18 shapes
+#: of its variants, within its 1-2 % noise, and split no shape of the grid.)
 PEAK_FLOPS = 800e12
-PARTIAL_BYTES_PER_S = 3.0e12
+PARTIAL_BYTES_PER_S = 6.0e12
 REDUCE_LAUNCH_S = 2e-6
 EPILOGUE_BLOCKS = 2.0
 
