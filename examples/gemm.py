@@ -3,7 +3,7 @@ every barrier of it an mbarrier-dialect op.
 
     C[M, N] = A[M, K] @ B[N, K]^T      (bf16 inputs, f32 accumulation, bf16 or f32 C)
 
-    python examples/gemm.py [--bn 256] [--stages 4] [--cluster 2] [--out bf16] [-o OUT_DIR] [--run]
+    python examples/gemm.py [--bn 256] [--stages 4] [--cluster 1] [--out bf16] [-o OUT_DIR] [--run]
 
 By default A and B are both K-major (row-major A, and B stored as N x K, the
 layout of a ``torch.nn.Linear`` weight); ``Config(a_major="MN")`` /
@@ -42,21 +42,14 @@ The CTA (384 threads) is three warpgroups:
 The ring is an ``mbarrier.pipe`` (``lang.Pipeline``, docs/pipelines.md):
 nobody writes a count, a phase, a multicast mask or a release target. With
 ``cluster=2`` two CTAs with the same N tile and neighbouring M tiles form a
-2x1 cluster; each loads its own A tile and *half* of the B tile, which it
-multicasts along the cluster's row (``multicast="row"``: both CTAs), so each
-CTA's stage receives A plus both B halves. The pipe's empty barriers count
-2 warpgroups x 2 CTAs releases, and a release reaches both CTAs: one
-``fence.release.sync_restrict::shared::cta.cluster`` (it orders exactly the
-consumer's reads of its own stage) and a ``.relaxed.cluster`` arrival per
-CTA, correct by the PTX memory model.
-
-A slot is released in the loop trip that waited on it (the pipe's rule):
-each trip ends with ``wgmma.wait_group 0`` (``unroll=2``: two K tiles per
-trip). The operand ring lives in dynamic shared memory (``pool.dynamic``,
-past the 48 KiB of a static allocation, aligned to 1024 bytes for the
-128-byte swizzle); the epilogue stores registers to global memory (no
-barrier), then ``k.epilogue()``'s cluster barrier. (bench/gemm/raw_ring.py
-keeps the first version's hand-written ring for the measured comparison.)
+2x1 cluster; each loads its A tile and *half* of the B tile, multicast along
+the row (``multicast="row"``), so each stage receives A plus both B halves;
+a release (one ``fence.release.sync_restrict::shared::cta.cluster`` and a
+``.relaxed.cluster`` arrival per CTA) reaches both CTAs' empty barriers.
+A slot is released in the loop trip that waited on it (the pipe's rule;
+``unroll=2``: two K tiles per trip). The ring lives in dynamic shared
+memory (``pool.dynamic``, 1024-aligned for the 128-byte swizzle).
+(bench/gemm/raw_ring.py keeps the first, hand-written ring.)
 """
 from __future__ import annotations
 
@@ -88,9 +81,12 @@ SWIZZLE_ALIGN = 1024        # 8 rows x 128 B: the 128-byte swizzle's repeat
 
 @dataclasses.dataclass(frozen=True)
 class Config:
+    # The defaults are the kernel one would want on a large shape: the
+    # schedule's p1_256_ts (128 x 256 tiles, persistent, TMA-store epilogue),
+    # what config_for picks at 4096^3 and 8192^3 (gemm_parts/schedule.py).
     bn: int = 256           # tile columns: one wgmma m64nBNk16 per warpgroup and k16 step
     stages: int = 4         # ring depth
-    cluster: int = 2        # 1, or 2: B multicast across a 2x1 cluster (along M)
+    cluster: int = 1        # 1, or 2: B multicast across a 2x1 cluster (along M)
     out: str = "bf16"       # C element type: "bf16" or "f32"
     group_m: int = 16       # CTA raster: groups of group_m M tiles walk N together (L2 reuse)
     # A persistent kernel: one CTA per SM (``grid(M, N, sms)``) walks the
@@ -98,18 +94,16 @@ class Config:
     # the pipe's producer and consumer states carried across tiles, so the
     # ring never drains between them: the producer loads the next tile's
     # first stages while the consumers store this one.
-    persistent: bool = False
+    persistent: bool = True
     # The epilogue: "direct" stores registers straight to C; "tma" goes
     # through shared staging buffers (2 x 64x64 bf16 per consumer
     # warpgroup, 128-byte swizzled) and the TMA store, so a warpgroup
     # starts its next tile while its stores drain (bf16 C only; a C whose
     # row stride N*2 is not a multiple of 16 falls back to "direct" at run
     # time).
-    epilogue: str = "direct"
-    # pipe: K tiles per trip of the consumer loop. A slot is released in the
-    # trip that waited on it, so the last tile of a trip waits for its own
-    # wgmmas (wait_group 0) before the next trip issues more; unroll=2 keeps
-    # one wgmma group in flight across every other tile boundary.
+    epilogue: str = "tma"
+    # pipe: K tiles per trip of the consumer loop (the last of a trip waits
+    # for its own wgmmas; unroll=2 keeps a group in flight at every other).
     unroll: int = 1
     # pipe: release each stage one trip late, after the next tile's wgmmas
     # were issued and `wgmma.wait_group 1` (CUTLASS's consumer): the slot is
@@ -209,8 +203,7 @@ class Config:
         """Output tiles of an M x N output: M tiles padded to whole clusters."""
         return shapes.tiles(M, N, self.bm, self.bn, self.cluster)
 
-    def grid(self, M: int, N: int, sms: int = 132) -> int:
-        """CTAs to launch for an M x N output (gemm_parts/shapes.py's grid)."""
+    def grid(self, M: int, N: int, sms: int = 132) -> int:   # CTAs (shapes.grid)
         return shapes.grid(M, N, self.bm, self.bn, self.cluster, self.persistent, sms,
                            self.split_k)
 
@@ -237,10 +230,8 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                         ("M", "i32"), ("N", "i32"), ("K", "i32")]) as k:
         pool = k.smem_pool()
         if cfg.barriers == "pipe":
-            # full[s] + empty[s] per stage; the counts are the pipe type's:
-            # full 1 (the producer's arrive.expect_tx), empty 2 consumer
-            # warpgroups x the CTAs that multicast into the stage.
-            # Pingpong: a stage is read by the one warpgroup whose tile it is.
+            # full[s] + empty[s] per stage, the counts the pipe's (empty: the
+            # consumer warpgroups x the CTAs that multicast into the stage).
             pingpong = cfg.consumers == "pingpong"
             pipe = Pipeline(pool, S, kind="tma", consumers=1 if pingpong else 2,
                             multicast="row" if CS > 1 else "none")
@@ -350,7 +341,7 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     of the tile, for a manifest run (launched with ``cfg.smem_bytes`` of
     dynamic shared memory). `sms`: a persistent kernel's grid (fewer CTAs
     than tiles, so that each walks several)."""
-    cfg = cfg or Config(bn=128, stages=4, out="f32")
+    cfg = cfg or Config(bn=128, stages=4, out="f32", epilogue="direct")
     rng = np.random.default_rng(seed)
     a = rng.integers(-3, 4, (M, K)).astype(np.float32)
     b = rng.integers(-3, 4, (N, K)).astype(np.float32)
@@ -384,15 +375,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bn", type=int, default=256)
     parser.add_argument("--stages", type=int, default=4)
-    parser.add_argument("--cluster", type=int, default=2)
+    parser.add_argument("--cluster", type=int, default=1)
     parser.add_argument("--out", default="bf16")
-    parser.add_argument("--persistent", action="store_true",
+    parser.add_argument("--persistent", action=argparse.BooleanOptionalAction, default=True,
                         help="one CTA per SM walks the tiles (Config.persistent)")
+    parser.add_argument("--epilogue", default="tma", help="tma (bf16 C) or direct")
     parser.add_argument("-o", "--out-dir", default=".")
     parser.add_argument("--run", action="store_true", help="launch it on 512x512x512 and check")
     args = parser.parse_args()
     cfg = Config(bn=args.bn, stages=args.stages, cluster=args.cluster, out=args.out,
-                 persistent=args.persistent)
+                 persistent=args.persistent, epilogue=args.epilogue)
     k = build(cfg=cfg)
     compiled = k.compile()
     compiled.write(args.out_dir, cfg.name)

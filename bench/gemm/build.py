@@ -27,29 +27,39 @@ from gemm_parts import schedule, splitk
 from gemm_parts.layouts import MN_CHUNK, layout_suffix
 from mbarrier_dialect import manifest
 
+#: The run-5 kernel's defaults (a CTA per tile, direct stores, a 2x1 cluster:
+#: gemm.Config()'s before issue 32), under the configurations named after them.
+RUN5 = dict(cluster=2, persistent=False, epilogue="direct")
+
+
+def run5(**kw) -> gemm.Config:
+    """gemm.Config with the run-5 kernel's defaults under `kw`."""
+    return gemm.Config(**{**RUN5, **kw})
+
+
 CONFIGS = {
-    # The ring as an mbarrier.pipe (lang.Pipeline), the default of gemm.Config:
-    "c1_128": gemm.Config(bn=128, stages=4, cluster=1),
-    "c1_256": gemm.Config(bn=256, stages=4, cluster=1),
-    "c1_256_u2": gemm.Config(bn=256, stages=4, cluster=1, unroll=2),
-    "c1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32"),
+    # The ring as an mbarrier.pipe (lang.Pipeline):
+    "c1_128": run5(bn=128, stages=4, cluster=1),
+    "c1_256": run5(bn=256, stages=4, cluster=1),
+    "c1_256_u2": run5(bn=256, stages=4, cluster=1, unroll=2),
+    "c1_256_f32": run5(bn=256, stages=4, cluster=1, out="f32"),
     # 2x1 cluster, B multicast along the row, releases to both CTAs:
-    "c2_128": gemm.Config(bn=128, stages=6, cluster=2),
-    "c2_256": gemm.Config(bn=256, stages=4, cluster=2),
-    "c2_256_u2": gemm.Config(bn=256, stages=4, cluster=2, unroll=2),
-    "c1_256_lag": gemm.Config(bn=256, stages=4, cluster=1, lag=True),
-    "c2_256_lag": gemm.Config(bn=256, stages=4, cluster=2, lag=True),
-    "c2_256_f32": gemm.Config(bn=256, stages=4, cluster=2, out="f32"),
+    "c2_128": run5(bn=128, stages=6, cluster=2),
+    "c2_256": run5(bn=256, stages=4, cluster=2),
+    "c2_256_u2": run5(bn=256, stages=4, cluster=2, unroll=2),
+    "c1_256_lag": run5(bn=256, stages=4, cluster=1, lag=True),
+    "c2_256_lag": run5(bn=256, stages=4, cluster=2, lag=True),
+    "c2_256_f32": run5(bn=256, stages=4, cluster=2, out="f32"),
     # Persistent: one CTA per SM walks the tiles, the ring carried across them.
-    "p1_256": gemm.Config(bn=256, stages=4, cluster=1, persistent=True),
-    "p2_256": gemm.Config(bn=256, stages=4, cluster=2, persistent=True),
-    "p1_128": gemm.Config(bn=128, stages=6, cluster=1, persistent=True),
-    "p1_256_f32": gemm.Config(bn=256, stages=4, cluster=1, out="f32", persistent=True),
+    "p1_256": run5(bn=256, stages=4, cluster=1, persistent=True),
+    "p2_256": run5(bn=256, stages=4, cluster=2, persistent=True),
+    "p1_128": run5(bn=128, stages=6, cluster=1, persistent=True),
+    "p1_256_f32": run5(bn=256, stages=4, cluster=1, out="f32", persistent=True),
     # ... with the TMA-store epilogue (shared staging, 128-byte swizzle):
     "p1_256_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_256_ts"]),
-    "p2_256_ts": gemm.Config(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
+    "p2_256_ts": run5(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
     "p1_128_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_128_ts"]),
-    "c1_256_ts": gemm.Config(bn=256, stages=4, cluster=1, epilogue="tma"),
+    "c1_256_ts": run5(bn=256, stages=4, cluster=1, epilogue="tma"),
     # 128x192 tiles (wave quantization: 3072^3 is 384 of them, 2.91 waves
     # of 132, against 288 = 2.18 waves of 128x256); 4 stages of 40 KiB.
     "p1_192_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_192_ts"]),
@@ -58,12 +68,12 @@ CONFIGS = {
     "pp_64x256_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_64x256_ts"]),
     "pp_128x128_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_128x128_ts"]),
     # ... in a 2x1 cluster: B (256 of the 320 rows a stage loads) multicast
-    "pp2_64x256_ts": gemm.Config(bm=64, bn=256, stages=4, cluster=2, persistent=True,
-                                 epilogue="tma", consumers="pingpong", group_m=32),
-    "pp2_128x128_ts": gemm.Config(bm=128, bn=128, stages=6, cluster=2, persistent=True,
-                                  epilogue="tma", consumers="pingpong"),
-    "pp_64x256": gemm.Config(bm=64, bn=256, stages=4, cluster=1, persistent=True,
-                             consumers="pingpong", group_m=32),
+    "pp2_64x256_ts": run5(bm=64, bn=256, stages=4, cluster=2, persistent=True,
+                          epilogue="tma", consumers="pingpong", group_m=32),
+    "pp2_128x128_ts": run5(bm=128, bn=128, stages=6, cluster=2, persistent=True,
+                           epilogue="tma", consumers="pingpong"),
+    "pp_64x256": run5(bm=64, bn=256, stages=4, cluster=1, persistent=True,
+                      consumers="pingpong", group_m=32),
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
     # run (its c1_256 and c2_256_r; the latter's relaxed release orders
     # nothing before the arrival: not correct by the PTX memory model).

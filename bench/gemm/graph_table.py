@@ -19,11 +19,13 @@ def impls(row: dict) -> list[str]:
     return [k[:-len("_graph_ms")] for k in row if k.endswith("_graph_ms")]
 
 
-def table(rows: list, part: str) -> str:
+def table(rows: list, part: str, ratios_only: bool = False) -> str:
+    """The markdown table; `ratios_only`: ours / cuBLAS (graph) per
+    configuration and cuBLAS's TFLOP/s, no other figure (the variants)."""
     names = impls(rows[0])
     ours = [n for n in names if n not in ("cublas", "triton")]
     head = ["layout", "M x N x K"] + ([] if part == "variants" else ["schedule"])
-    for n in names:
+    for n in (["cublas"] if ratios_only else names):
         head += [f"{n} graph", f"{n} eager"]
     head += [f"{n}/cuBLAS graph" for n in ours + (["triton"] if "triton" in names else [])]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -31,7 +33,7 @@ def table(rows: list, part: str) -> str:
         cells = [LAYOUT_NAMES[r["layout"]], "x".join(map(str, r["shape"]))]
         if part != "variants":
             cells.append(_short(r["auto"]))
-        for n in names:
+        for n in (["cublas"] if ratios_only else names):
             g, e = r.get(f"{n}_graph_tflops"), r.get(f"{n}_eager_tflops")
             cells += [f"{g:.0f}" if g else "-", f"{e:.0f}" if e else "-"]
         for n in ours + (["triton"] if "triton" in names else []):
@@ -45,6 +47,8 @@ def _short(config: dict) -> str:
     """The schedule's pick, as bench/gemm/build.py names it."""
     kind = "pp" if config.get("consumers") == "pingpong" else "p1"
     bm = config.get("bm", 128)
+    if config.get("split_k", 1) > 1:
+        return f"sk_{config['bn']}_k{config['split_k']}"
     return f"{kind}_{bm}x{config['bn']}" if kind == "pp" else f"p1_{config['bn']}"
 
 
@@ -52,9 +56,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json")
     ap.add_argument("--part", default="bench", help="bench, layouts or variants")
+    ap.add_argument("--ratios", action="store_true", help="only ours / cuBLAS per config")
     args = ap.parse_args()
     data = json.load(open(args.json))
-    print(table(data[args.part], args.part))
+    print(table(data[args.part], args.part, args.ratios))
 
 
 if __name__ == "__main__":

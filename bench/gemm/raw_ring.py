@@ -38,6 +38,10 @@ class RawConfig(gemm.Config):
     release_sem: str | None = None
     full_wait_scope: str | None = None
     full_wait: str = "all"
+    # The first version's kernel: a CTA per tile, direct stores, a 2x1 cluster.
+    cluster: int = 2
+    persistent: bool = False
+    epilogue: str = "direct"
 
     def __post_init__(self):
         super().__post_init__()

@@ -44,13 +44,13 @@ class Candidate:
 #: (8192x8192x1024, 16384x16384x1024: each tile's epilogue is a large share
 #: of its 16 K blocks, and the other warpgroup's MMAs hide it), 0.96-1.02
 #: at K = 2048 to 11008. Its K <= 2048 entry comes first: graph-timed
-#: (bench/results/gemm/matmul_run1_check.json, 8192 x 8192 x K) it is
+#: (matmul_run1_check.json, git history at c1d3c04; 8192 x 8192 x K) it is
 #: 0.99, 1.03, 1.03 of p1_256_ts at K = 1024, 1536, 2048. The ping-pong
 #: pp_64x128_ts is 0.79-0.81 of p1_256_ts there, and the best at M = 64 and
 #: 128 (x 8192 x 8192: 1.01 and 0.99 of cuBLAS, graph-timed) and 1024^3
 #: (0.97), where its 64-row tiles give twice the CTAs; pp_64x64_ts (0.55
 #: of p1_128_ts at 2048^3) is the best where N = 64 (8192 x 64 x 8192: 1.05
-#: of cuBLAS, matmul_run2_check.json). (pp_64x256_ts and
+#: of cuBLAS, matmul_run2_check.json, in git history at efda335). (pp_64x256_ts and
 #: the 2x1-cluster ping-pong configs were below these at every shape of
 #: run 12b.)
 CANDIDATES = (
@@ -104,7 +104,8 @@ CONFIG_KWARGS = {
 for _bn, _stages in ((256, 4), (128, 6)):
     for _split in (2, 3, 4):
         CONFIG_KWARGS[f"sk_{_bn}_k{_split}"] = dict(bn=_bn, stages=_stages, cluster=1,
-                                                    persistent=True, split_k=_split)
+                                                    persistent=True, epilogue="direct",
+                                                    split_k=_split)
 
 
 def tiles(M: int, N: int, bm: int, bn: int) -> int:

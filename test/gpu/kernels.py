@@ -361,7 +361,8 @@ def gemm_example(cluster: int = 1) -> Case:
     GEMM of a shape off the tile on small integers, its f32 output checked
     exactly; `cluster` 2: the B tile multicast along a 2 x 1 cluster."""
     module = example("gemm")
-    cfg = module.Config(bn=128, stages=4, out="f32", cluster=cluster)
+    cfg = module.Config(bn=128, stages=4, out="f32", cluster=cluster, persistent=False,
+                        epilogue="direct")
     return module.case(200, 328, 200, cfg, seed=5, name=f"gemm_c{cluster}_exact")
 
 
@@ -373,7 +374,7 @@ def gemm_pingpong_example() -> Case:
     K of 4 blocks; the f32 output checked exactly."""
     module = example("gemm")
     cfg = module.Config(bm=64, bn=256, stages=4, out="f32", cluster=1, persistent=True,
-                        consumers="pingpong")
+                        consumers="pingpong", epilogue="direct")
     return module.case(520, 651, 200, cfg, seed=7, name="gemm_pingpong_exact", sms=4)
 
 

@@ -15,6 +15,7 @@ import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import gemm  # noqa: E402
+from bench.gemm.build import run5  # noqa: E402  (the run-5 kernel's defaults)
 from gemm_parts.shapes import check_shape  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402
 
@@ -22,7 +23,7 @@ from mbarrier_dialect import manifest  # noqa: E402
 def compiled(**kw):
     with warnings.catch_warnings():
         warnings.simplefilter("error")   # a checker warning fails the test
-        c = gemm.build(cfg=gemm.Config(**kw)).compile()
+        c = gemm.build(cfg=run5(**kw)).compile()
     assert c.warnings == []
     return c
 
@@ -87,22 +88,29 @@ def test_unrolled_consumer_keeps_a_group_in_flight_within_a_trip():
     assert ptx.count("fence.release.sync_restrict::shared::cta.cluster;") == 3
 
 
-def test_default_config_is_the_cluster_multicast_pipe():
+def test_default_config_is_the_kernel_the_schedule_picks_on_large_shapes():
+    """Issue 32: Config()'s defaults gave 0.59-0.98 of the schedule's pick;
+    now they are its pick on the large shapes (p1_256_ts)."""
+    from gemm_parts import schedule
     cfg = gemm.Config()
-    assert (cfg.bn, cfg.stages, cfg.cluster, cfg.barriers, cfg.unroll) == (256, 4, 2, "pipe", 1)
+    assert cfg == gemm.Config(**schedule.CONFIG_KWARGS["p1_256_ts"])
+    assert (cfg.bn, cfg.stages, cfg.cluster, cfg.persistent, cfg.epilogue, cfg.split_k) == \
+        (256, 4, 1, True, "tma", 1)
+    for shape in [(4096, 4096, 4096), (8192, 8192, 8192), (6144, 6144, 6144)]:
+        assert schedule.config_for(*shape) == "p1_256_ts", shape
 
 
 def test_config_rules():
     with pytest.raises(ValueError, match="227 KiB"):
-        gemm.Config(bn=256, stages=5)
+        run5(bn=256, stages=5)
     with pytest.raises(ValueError, match="cluster"):
-        gemm.Config(cluster=4)
+        run5(cluster=4)
     with pytest.raises(TypeError, match="release_sem"):
-        gemm.Config(release_sem="relaxed")            # a pipe derives its release
-    assert gemm.Config(bn=256, cluster=2).b_box_rows == 128
-    assert gemm.Config(bn=128).grid(1000, 1000) == 8 * 8
-    assert gemm.Config(bn=128, cluster=2).grid(1000, 1000) == 8 * 8
-    assert gemm.Config(bn=128, cluster=2).grid(130, 130) == 2 * 2   # M tiles padded to the cluster
+        run5(release_sem="relaxed")            # a pipe derives its release
+    assert run5(bn=256, cluster=2).b_box_rows == 128
+    assert run5(bn=128).grid(1000, 1000) == 8 * 8
+    assert run5(bn=128, cluster=2).grid(1000, 1000) == 8 * 8
+    assert run5(bn=128, cluster=2).grid(130, 130) == 2 * 2   # M tiles padded to the cluster
 
 
 def test_case_is_exact_and_the_bench_builds(tmp_path):
@@ -146,7 +154,7 @@ def test_lagging_release_carries_the_slot_one_trip():
     assert ptx.count("fence.release.sync_restrict::shared::cta.cluster;") == 2
     assert ptx.count("mbarrier.arrive.relaxed.cluster.shared::cluster.b64") == 4
     with pytest.raises(ValueError, match="takes unroll=1"):
-        gemm.Config(lag=True, unroll=2)
+        run5(lag=True, unroll=2)
 
 
 @pytest.mark.parametrize("cluster", [1, 2])
@@ -155,7 +163,7 @@ def test_persistent_kernel_walks_tiles_with_the_ring_carried(cluster):
     tile count by %nctaid.x) around each role's K loop, the pipe's states
     carried through it, the producer's tail once after it; the checker is
     silent and ptxas accepts it with no spill."""
-    cfg = gemm.Config(bn=256, cluster=cluster, persistent=True)
+    cfg = run5(bn=256, cluster=cluster, persistent=True)
     k = gemm.build(cfg=cfg)
     text = str(k.module)
     assert text.count("gpu.grid_dim  x") + text.count("gpu.grid_dim x") >= 2  # the tile stride
@@ -167,14 +175,14 @@ def test_persistent_kernel_walks_tiles_with_the_ring_carried(cluster):
 
 
 def test_persistent_grid_is_one_cta_per_sm_in_whole_clusters():
-    p1 = gemm.Config(bn=256, cluster=1, persistent=True)
-    p2 = gemm.Config(bn=256, cluster=2, persistent=True)
+    p1 = run5(bn=256, cluster=1, persistent=True)
+    p2 = run5(bn=256, cluster=2, persistent=True)
     assert p1.grid(8192, 8192) == 132 and p2.grid(8192, 8192) == 132
     assert p2.grid(8192, 8192, sms=133) == 132          # whole clusters
     assert p1.grid(300, 300) == p1.tiles(300, 300) == 3 * 2   # never more CTAs than tiles
-    assert gemm.Config(bn=256).grid(8192, 8192) == 64 * 32   # a CTA per tile
+    assert run5(bn=256).grid(8192, 8192) == 64 * 32   # a CTA per tile
     with pytest.raises(TypeError, match="persistent is a bool"):
-        gemm.Config(persistent=1)
+        run5(persistent=1)
 
 
 def test_odd_n_stores_each_value_on_its_own():
@@ -217,10 +225,10 @@ def test_tma_store_epilogue_stages_through_swizzled_shared_memory():
     assert "fence.proxy.async.shared::cta" in ptx
     assert "st.global.b32" in ptx                         # the N % 8 != 0 fallback
     assert c.cubin
-    cfg = gemm.Config(bn=256, persistent=True, epilogue="tma")
+    cfg = run5(bn=256, persistent=True, epilogue="tma")
     assert cfg.name == "gemm_128x256x64_s4_c2_p_ts_bf16"
     assert cfg.smem_bytes + cfg.static_smem_bytes <= 227 * 1024
     with pytest.raises(ValueError, match="epilogue='tma' takes out='bf16'"):
-        gemm.Config(epilogue="tma", out="f32")
+        run5(epilogue="tma", out="f32")
     with pytest.raises(ValueError, match="more than 227 KiB"):
-        gemm.Config(bn=256, stages=5, cluster=1, epilogue="tma")
+        run5(bn=256, stages=5, cluster=1, epilogue="tma")

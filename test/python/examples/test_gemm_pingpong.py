@@ -17,6 +17,7 @@ import pytest
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import gemm
 from bench.gemm import build as bench_build
+from bench.gemm.build import run5
 from gemm_parts import schedule
 from test_gemm import compiled  # build + compile, a checker warning fails
 
@@ -39,7 +40,7 @@ def test_192_wide_tiles_store_three_boxes_per_warpgroup(tmp_path):
     """bn=192: one m64n192k16 wgmma per warpgroup and k16 step (96 f32 of
     accumulator a thread), B's TMA box 192 x 64, 4 stages of 40 KiB plus
     the staging buffers within 227 KiB, the epilogue three 64x64 TMA stores."""
-    cfg = gemm.Config(bn=192, cluster=1, persistent=True, epilogue="tma")
+    cfg = run5(bn=192, cluster=1, persistent=True, epilogue="tma")
     assert cfg.b_box_rows == 192 and cfg.b_bytes == 192 * 128
     assert cfg.smem_bytes + cfg.static_smem_bytes <= 227 * 1024
     c = compiled(bn=192, cluster=1, persistent=True, epilogue="tma")
@@ -56,7 +57,7 @@ def test_pingpong_takes_turns_and_skips_the_other_warpgroups_k_blocks(tmp_path):
     2-stage, 2-group ordered sequence of 128 arrivals; the consumer state
     started one tile in for warpgroup 1 and advanced past the other's tile
     every trip; one pipe release per stage (consumers = 1)."""
-    cfg = gemm.Config(bm=64, bn=256, epilogue="tma", group_m=32, **PP)
+    cfg = run5(bm=64, bn=256, epilogue="tma", group_m=32, **PP)
     ir_text = str(gemm.build(cfg=cfg).module)
     assert "!mbarrier.ordered_seq<2, 2, arrivals = 128>" in ir_text
     assert ir_text.count("mbarrier.seq.wait") == 2 and ir_text.count("mbarrier.seq.arrive") == 2
@@ -101,7 +102,7 @@ def test_pingpong_128_rows_holds_two_accumulators(tmp_path):
 def test_pingpong_compiles_with_debug_waits(bm, bn, stages):
     """Every wait of it bounded (debug waits): the pipe's and the ordered
     sequence's waits trap with their line instead of hanging."""
-    k = gemm.build(cfg=gemm.Config(bm=bm, bn=bn, stages=stages, epilogue="tma", **PP))
+    k = gemm.build(cfg=run5(bm=bm, bn=bn, stages=stages, epilogue="tma", **PP))
     c = k.compile(debug_waits=1_000_000_000)
     assert c.cubin and "trap;" in c.ptx
     # each wait's message (a printf format, bytes in the PTX) names its line
@@ -115,19 +116,19 @@ def test_pingpong_compiles_with_debug_waits(bm, bn, stages):
 
 def test_pingpong_refusals():
     with pytest.raises(ValueError, match="takes persistent=True"):
-        gemm.Config(bm=64, consumers="pingpong", cluster=1)
+        run5(bm=64, consumers="pingpong", cluster=1)
     with pytest.raises(ValueError, match="takes persistent=True"):
-        gemm.Config(bm=64, consumers="pingpong", persistent=True, lag=True)
+        run5(bm=64, consumers="pingpong", persistent=True, lag=True)
     with pytest.raises(ValueError, match="64 or 128 rows"):
-        gemm.Config(bm=96, **PP)
+        run5(bm=96, **PP)
     with pytest.raises(ValueError, match="at most 64 x 256 or 128 x 128"):
-        gemm.Config(bm=128, bn=256, **PP)
+        run5(bm=128, bn=256, **PP)
     with pytest.raises(ValueError, match="cooperative consumers split a 128-row tile"):
-        gemm.Config(bm=64)
+        run5(bm=64)
     with pytest.raises(ValueError, match="'cooperative' or 'pingpong'"):
-        gemm.Config(consumers="both")
+        run5(consumers="both")
     with pytest.raises(ValueError, match="more than 227 KiB"):
-        gemm.Config(bm=64, bn=256, stages=5, epilogue="tma", **PP)
+        run5(bm=64, bn=256, stages=5, epilogue="tma", **PP)
 
 
 def test_wave_efficiency_picks_the_tile_per_shape():
