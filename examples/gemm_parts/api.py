@@ -11,6 +11,9 @@
   ``ValueError`` raised before any CUDA call (gemm_parts/layouts.py).
 * **Schedule**: ``gemm_parts/schedule.py``'s ``config_for(M, N, K)`` picks
   the configuration (``schedule.CONFIG_KWARGS``); the layout is added to it.
+  A split-K one (``sk_*``, gemm_parts/splitk.py) is two launches on the
+  stream, the GEMM into an f32 workspace (allocated on the first call with
+  these tensors, freed by ``clear()``) and the reduction into ``out``.
 * **Cache**: each configuration is compiled once and kept on disk
   (:class:`KernelCache`, ``$MBARRIER_GEMM_CACHE`` or
   ``~/.cache/mbarrier-dialect/gemm``) under the digest of the kernel's

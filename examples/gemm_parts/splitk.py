@@ -50,6 +50,11 @@ def check_split(cfg) -> None:
             or cfg.lag or cfg.unroll != 1 or cfg.barriers != "pipe":
         raise ValueError("split_k > 1 takes persistent=True, consumers='cooperative', "
                          "epilogue='direct' (f32 partials), unroll=1 and lag=False")
+    if cfg.cluster != 1:
+        # a cluster's CTAs share the B tile of neighbouring M tiles; the
+        # units of neighbouring CTAs are slices of one tile (other K ranges)
+        raise ValueError("split_k > 1 takes cluster=1 (the 2x1 cluster multicasts one K "
+                         "range of B to both CTAs)")
     if cfg.out != "bf16":
         raise ValueError("split_k > 1 stores f32 partials and its reduction writes bf16 C: "
                          "out='bf16'")

@@ -88,6 +88,7 @@ def test_the_reduction_sums_the_slices_in_order_into_bf16():
     (dict(split_k=2, persistent=True, bm=64, consumers="pingpong"), ValueError,
      "consumers='cooperative'"),
     (dict(split_k=2, persistent=True, out="f32"), ValueError, "out='bf16'"),
+    (dict(split_k=2, persistent=True, cluster=2), ValueError, "cluster=1"),
 ])
 def test_split_k_refusals(kw, err, match):
     base = dict(bn=128, stages=6, cluster=1, epilogue="direct")
