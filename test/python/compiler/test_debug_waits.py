@@ -57,14 +57,14 @@ def test_the_module_defines_what_the_runtime_asks_for_and_calls_nothing():
     assert f".visible .global .align 8 .b8 {runtime.DEBUG_WAITS_STATE}[16]" in ptx
     assert re.search(rf".visible .global .align 1 .b8 {runtime.DEBUG_WAITS_SITES}\[\d+\]", ptx)
     assert "call" not in ptx and "vprintf" not in ptx
-    assert f"atom.global.add.u64" in ptx
+    assert re.search(rf"atom.global.add.u64 \t%rd\d+, \[{runtime.DEBUG_WAITS_STATE}\+8\], 1;", ptx)
     offsets = {int(m.group(1) or 0) for m in
-               re.finditer(r"st\.volatile\.global\.(?:u|b)(?:32|64) \[%rd\d+(?:\+(\d+))?\]", ptx)}
+               re.finditer(r"st\.volatile\.global\.b(?:32|64) \t\[%rd\d+(?:\+(\d+))?\]", ptx)}
     import struct
     layout = [0, 4, 8, 16, 24, 28, 32, 36, 40, 44, 48]
     assert struct.calcsize(runtime._RECORD) == 56 and len(runtime._RECORD) - 1 == len(layout)
-    # every field a store (the header's overflow mark at 0 as well)
-    assert set(layout) <= offsets, sorted(offsets)
+    # every field a store past the header, and the header's overflow mark
+    assert offsets == {0} | {runtime.DEBUG_WAITS_HEADER_BYTES + o for o in layout}, sorted(offsets)
     assert "mbarrier.arrive.shared::cta.b64" in ptx and "fence.sc.sys;" in ptx
     plain = k.compile(debug_waits=0).ptx
     assert runtime.DEBUG_WAITS_STATE not in plain and runtime.DEBUG_WAITS_SITES not in plain
