@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cost of debug waits before/after the call-free report (issue 31), the
-# state probes and the hangs, in one device call (58 s on the H200). Build
+# state probes and the hangs, in one device call (37 s on the H200; the words probe ran in an earlier call). Build
 # here first (C=.gpu/debug-waits-31):
 #   PYTHONPATH=.:examples python -m bench.debug_waits.build $C/cost --parts gemm,attention \
 #       --suffix _dw_before --debug-only          # with the compiler before the change
