@@ -103,11 +103,7 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
         for w in compiled.warnings:
             print(f"{name}: checker warning: {w}")
         cubin = harness.write_kernel(out_dir, name, compiled.cubin, compiled.ptx)
-        rows.append({"name": name, "cubin": cubin, "entry": cfg.name,
-                     "head_dim": cfg.head_dim, "causal": cfg.causal, "block_m": cfg.block_m,
-                     "block_n": cfg.block_n, "stages": cfg.stages, "pingpong": cfg.pingpong,
-                     "epilogue": cfg.epilogue, "persistent": cfg.persistent, "overlap": cfg.overlap, "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
-                     "debug_waits": debug_waits, "checker_warnings": len(compiled.warnings)})
+        rows.append(config_row(name, cfg, cubin, debug_waits, len(compiled.warnings)))
         print(f"built {name} ({cfg.name}) in {time.perf_counter() - t0:.1f} s")
     cases = []
     for name, b, h, s in EXACT:
@@ -127,13 +123,28 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
             json.dump(written, f, indent=1)
     with open(os.path.join(out_dir, "attn.json"), "w") as f:
         json.dump({"configs": rows}, f, indent=1)
+    copy_runner(out_dir)
+    return {"configs": rows}
+
+
+def config_row(name: str, cfg, cubin: str, debug_waits: int, warnings: int) -> dict:
+    """The attn.json row run.py launches configuration `cfg` by."""
+    return {"name": name, "cubin": cubin, "entry": cfg.name,
+            "head_dim": cfg.head_dim, "causal": cfg.causal, "block_m": cfg.block_m,
+            "block_n": cfg.block_n, "stages": cfg.stages, "pingpong": cfg.pingpong,
+            "epilogue": cfg.epilogue, "persistent": cfg.persistent, "overlap": cfg.overlap,
+            "threads": cfg.threads, "smem_bytes": cfg.smem_bytes,
+            "debug_waits": debug_waits, "checker_warnings": warnings}
+
+
+def copy_runner(out_dir: str) -> None:
+    """run.py and what it loads by path, next to the cubins."""
     for src in (os.path.join(HERE, "run.py"), os.path.join(HERE, "device_run.sh"),
                 os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "shapes.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "schedule.py"),
                 os.path.join(HERE, "triton_fa.py")):
         shutil.copy(src, out_dir)
-    return {"configs": rows}
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ and without ``debug_waits``, side by side in the existing runners, so that
 both are timed in the same run. No GPU and no nvcc needed here.
 
     python -m bench.debug_waits.build OUT_DIR [--bound-ns 200000000]
+        [--parts latency,stream,gemm,attention] [--suffix _dw] [--debug-only]
 
 - OUT_DIR/latency: every row of the latency table (bench/latency/kernels.py);
   bench/latency/run.py's "ours" is the kernel with debug waits, its "reference"
@@ -14,6 +15,13 @@ both are timed in the same run. No GPU and no nvcc needed here.
 - OUT_DIR/gemm: the GEMM configs c1_256 and c2_256 of bench/gemm/build.py,
   each also as NAME_dw with debug waits; run.py --child interleave times
   them round-robin (and torch.matmul).
+- OUT_DIR/attention: the attention configs d128_pp_ts and
+  d128_causal_pp_ts of bench/attention/build.py, each also as NAME_dw;
+  bench/attention/run.py times them round-robin (and torch's SDPA).
+
+``--suffix S --debug-only`` adds only the debug-wait builds, as NAME+S, to
+the manifests already in OUT_DIR: the same kernels built by another
+compiler (the one before a change) beside them in one run.
 
 bench/debug_waits/table.py turns the three runners' JSON into one table.
 """
@@ -24,21 +32,38 @@ import json
 import warnings
 from pathlib import Path
 
+from bench.attention import build as attention_build
 from bench.gemm import build as gemm_build
 from bench.latency import kernels as latency_kernels
 from bench.stream import build as stream_kernels
 
 BOUND_NS = 200_000_000
 GEMM_CONFIGS = ("c1_256", "c2_256")
+ATTENTION_CONFIGS = ("d128_pp_ts", "d128_causal_pp_ts")
 SUFFIX = "_dw"
+PARTS = ("latency", "stream", "gemm", "attention")
 
 
-def _both(kernel, out: Path, stem: str, bound_ns: int, **kwargs) -> None:
-    """`stem`.cubin without and `stem`_dw.cubin with debug waits."""
-    for name, bound in ((stem, 0), (stem + SUFFIX, bound_ns)):
+def _both(kernel, out: Path, stem: str, bound_ns: int, suffix: str = SUFFIX,
+          plain: bool = True, **kwargs) -> list:
+    """`stem`.cubin without (unless not `plain`) and `stem``suffix`.cubin
+    with debug waits; (name, debug_waits, compiled) of each."""
+    built = []
+    for name, bound in ((stem, 0), (stem + suffix, bound_ns))[0 if plain else 1:]:
         compiled = kernel.compile(debug_waits=bound, **kwargs)
         (out / f"{name}.cubin").write_bytes(compiled.cubin)
         (out / f"{name}.ptx").write_text(compiled.ptx)
+        built.append((name, bound, compiled))
+    return built
+
+
+def _write_rows(path: Path, key: str, rows: list) -> None:
+    """`rows` into the manifest at `path`, after the rows already there
+    whose names they do not repeat."""
+    names = {r["name"] for r in rows}
+    kept = json.loads(path.read_text())[key] if path.is_file() else []
+    path.write_text(json.dumps({key: [r for r in kept if r["name"] not in names] + rows},
+                               indent=1))
 
 
 def build_latency(out: Path, bound_ns: int) -> list[dict]:
@@ -71,7 +96,7 @@ def build_stream(out: Path, bound_ns: int) -> list[dict]:
     return rows
 
 
-def build_gemm(out: Path, bound_ns: int) -> list[dict]:
+def build_gemm(out: Path, bound_ns: int, suffix: str = SUFFIX, plain: bool = True) -> list[dict]:
     out.mkdir(parents=True, exist_ok=True)
     gb = gemm_build
     rows = []
@@ -79,32 +104,64 @@ def build_gemm(out: Path, bound_ns: int) -> list[dict]:
         cfg = gb.CONFIGS[name]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _both(gb.gemm.build(cfg=cfg), out, name, bound_ns)
-        for label in (name, name + SUFFIX):
+            built = _both(gb.gemm.build(cfg=cfg), out, name, bound_ns, suffix, plain)
+        for label, bound, _ in built:
             rows.append({"name": label, "cubin": f"{label}.cubin", "entry": cfg.name,
                          "bm": gb.gemm.BM, "bn": cfg.bn, "bk": gb.gemm.BK,
                          "stages": cfg.stages, "cluster": cfg.cluster, "out": cfg.out,
                          "group_m": cfg.group_m, "barriers": cfg.barriers,
                          "unroll": cfg.unroll, "b_box_rows": cfg.b_box_rows,
                          "threads": gb.gemm.THREADS, "smem_bytes": cfg.smem_bytes,
-                         "debug_waits": bound_ns if label.endswith(SUFFIX) else 0})
-    (out / "gemm.json").write_text(json.dumps({"configs": rows}, indent=1))
+                         "debug_waits": bound})
+    _write_rows(out / "gemm.json", "configs", rows)
     return rows
 
 
-def build(out_dir: str, bound_ns: int = BOUND_NS) -> dict:
+def build_attention(out: Path, bound_ns: int, suffix: str = SUFFIX,
+                    plain: bool = True) -> list[dict]:
+    out.mkdir(parents=True, exist_ok=True)
+    ab = attention_build
+    rows = []
+    for name in ATTENTION_CONFIGS:
+        cfg = ab.CONFIGS[name]
+        for label, bound, compiled in _both(ab.attention.build(cfg=cfg), out, name, bound_ns,
+                                            suffix, plain):
+            rows.append(ab.config_row(label, cfg, f"{label}.cubin", bound,
+                                      len(compiled.warnings)))
+    _write_rows(out / "attn.json", "configs", rows)
+    ab.copy_runner(str(out))
+    return rows
+
+
+def build(out_dir: str, bound_ns: int = BOUND_NS, parts=PARTS, suffix: str = SUFFIX,
+          plain: bool = True) -> dict:
     out = Path(out_dir)
-    return {"latency": build_latency(out / "latency", bound_ns),
-            "stream": build_stream(out / "stream", bound_ns),
-            "gemm": build_gemm(out / "gemm", bound_ns)}
+    built = {}
+    if "latency" in parts:
+        built["latency"] = build_latency(out / "latency", bound_ns)
+    if "stream" in parts:
+        built["stream"] = build_stream(out / "stream", bound_ns)
+    if "gemm" in parts:
+        built["gemm"] = build_gemm(out / "gemm", bound_ns, suffix, plain)
+    if "attention" in parts:
+        built["attention"] = build_attention(out / "attention", bound_ns, suffix, plain)
+    return built
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out_dir")
     parser.add_argument("--bound-ns", type=int, default=BOUND_NS)
+    parser.add_argument("--parts", default=",".join(PARTS))
+    parser.add_argument("--suffix", default=SUFFIX)
+    parser.add_argument("--debug-only", action="store_true",
+                        help="only the debug-wait builds (gemm, attention), added to OUT_DIR's")
     args = parser.parse_args()
-    for part, rows in build(args.out_dir, args.bound_ns).items():
+    parts = [p for p in args.parts.split(",") if p]
+    if args.debug_only and not set(parts) <= {"gemm", "attention"}:
+        parser.error("--debug-only adds to the gemm and attention manifests only")
+    for part, rows in build(args.out_dir, args.bound_ns, parts, args.suffix,
+                            not args.debug_only).items():
         print(f"{part}: {len(rows)} rows")
 
 

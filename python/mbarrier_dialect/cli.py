@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug-waits", dest="debug_waits", type=_nanoseconds, default=0,
                         metavar="NS",
                         help="bound every blocking wait to NS nanoseconds: past it, the wait "
-                        "prints where it is stuck and traps (default 0: off)")
+                        "records where it is stuck and traps (default 0: off)")
     parser.add_argument("--raise-nvgpu", dest="raise_nvgpu", action="store_true",
                         help="raise upstream nvgpu barrier and TMA-load ops into the mbarrier "
                         "dialect first (mbarrier-raise-nvgpu; default: off)")

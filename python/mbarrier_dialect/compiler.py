@@ -394,8 +394,9 @@ def compile(
     ``debug_waits`` (nanoseconds, default 0 = off) bounds every blocking
     wait (``mbarrier.wait``, a pipe's wait, acquire and tail): a wait whose
     phase has not completed that long after its first failed try_wait
-    prints one line per stuck warp (where, on which barrier and parity, CTA
-    and warp) and traps, so the launch fails instead of hanging
+    records one line per stuck warp (where, on which barrier and parity, CTA,
+    warp, the barrier's state; ``runtime.WaitTimeoutError`` holds them) and
+    traps, so the launch fails instead of hanging
     (docs/design.md, "Debugging a hang"). Off, the PTX is the same as
     without the argument.
 

@@ -223,7 +223,13 @@ class Module:
 
     def __init__(self, handle):
         self._handle = handle
-        self.debug_waits = False  # built with debug waits (set by load)
+        self._report = None  # its DebugWaitReport (set by load)
+
+    @property
+    def debug_waits(self) -> bool:
+        """Whether the cubin was built with debug waits (it defines
+        ``DEBUG_WAITS_STATE``)."""
+        return self._report is not None
 
     @classmethod
     def load(cls, cubin: bytes) -> "Module":
@@ -234,7 +240,10 @@ class Module:
                 f"not a cubin: expected the ELF magic {_ELF_MAGIC!r}, got {cubin[:4]!r}")
         _current_device()
         module = cls(check(_driver().cuModuleLoadData(cubin), "cuModuleLoadData"))
-        module.debug_waits = has_debug_waits(cubin)
+        with _freed_on_error(module):
+            module._report = DebugWaitReport.attach(module._handle)
+        if module._report is not None:
+            _debug_wait_reports.append(module._report)
         return module
 
     def function(self, name: str):
@@ -248,10 +257,17 @@ class Module:
         return func
 
     def unload(self) -> None:
-        """Unload the module (idempotent)."""
+        """Unload the module (idempotent); its debug-wait report buffer goes
+        with it."""
         if self._handle is not None:
             handle, self._handle = self._handle, None
-            check(_driver().cuModuleUnload(handle), "cuModuleUnload")
+            report, self._report = self._report, None
+            try:
+                check(_driver().cuModuleUnload(handle), "cuModuleUnload")
+            finally:
+                if report is not None:
+                    _debug_wait_reports.remove(report)
+                    report.free()
 
     def __enter__(self) -> "Module":
         return self
@@ -642,8 +658,8 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     numpy scalars; anything else raises ``TypeError``.  Shapes and arguments
     are validated before any CUDA call.  With ``sync`` the context (or
     ``stream``) is synchronised, so kernel faults raise :class:`CudaError`
-    here (for a kernel built with debug waits, with what the device printed
-    captured: :func:`synchronize_capturing_waits`).
+    here (for a kernel built with debug waits, a timed-out wait as
+    :class:`WaitTimeoutError`: :func:`synchronize_reporting_waits`).
 
     A cluster of more than 8 CTAs (up to 16) is non-portable: the function
     is allowed non-portable cluster sizes first
@@ -654,7 +670,7 @@ def launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
     """
     prepare_launch(function, grid, block, args, cluster, shared_mem, stream)()
     if sync and _handle(function) in _debug_wait_functions:
-        synchronize_capturing_waits(stream)
+        synchronize_reporting_waits(stream)
     elif sync:
         _synchronize(stream)
 
@@ -740,34 +756,157 @@ def time_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
 # Debug waits (compile(..., debug_waits=NS)): a timed-out wait is located
 # --------------------------------------------------------------------------
 
-#: How each line of a timed-out debug wait begins (a constant of the cubin):
-#: the one Python definition; the lowering's is kDebugWaitMark (PatternCommon.h).
+# What a module built with debug waits holds, the one Python definition: it
+# mirrors debug_waits:: in passes/include/mbarrier/Conversion/MBarrierToNVVM/
+# MBarrierToNVVM.h, the one C++ one. The kernel makes no call (a printf would
+# make ptxas serialize its wgmma): a stuck warp writes a record into a
+# host-mapped buffer whose address load() gives the module, then traps; the
+# host, which can still read its own memory after the fault, formats it.
+#: `[2 x i64]` global: the report buffer's device address, records taken.
+#: Its presence is the flag that a module has debug waits.
+DEBUG_WAITS_STATE = "mbarrier_debug_waits"
+#: The wait sites: line K is site K, `FILE:LINE:COL<TAB>BARRIER<TAB>DEFINED AT`.
+DEBUG_WAITS_SITES = "mbarrier_debug_wait_sites"
+DEBUG_WAITS_HEADER_BYTES = 64
+DEBUG_WAITS_RECORDS = 64
+DEBUG_WAITS_RECORD_BYTES = 64
+# A record: u32 site + 1, u32 parity, u64 index, u64 waited ns, u32
+# %cluster_ctarank, u32 warp, u32 %ctaid.x/y/z, u32 state written, u64 state.
+_RECORD = "<IIQQIIIIIIQ"
+#: How each located line begins (run_debug_waits.py finds lines by it).
 DEBUG_WAIT_MARK = "mbarrier.wait timed out at "
 
-_debug_wait_functions: set = set()  # CUfunction handles of such cubins
+_debug_wait_functions: dict = {}   # CUfunction handle -> its module's report
+_debug_wait_reports: list = []     # the reports of the loaded modules
+
+
+def debug_wait_sites(ptx: str) -> list:
+    """The wait sites of a module's PTX built with debug waits, in site
+    order: ``[where, barrier, defined at]`` each (``[]`` without them)."""
+    import re
+
+    found = re.search(r"\.b8 " + DEBUG_WAITS_SITES + r"\[\d+\] = \{([^}]*)\}", ptx)
+    if not found:
+        return []
+    text = bytes(int(b) for b in found.group(1).split(",")).split(b"\0", 1)[0]
+    return [line.split("\t") for line in text.decode("utf-8", "replace").splitlines()]
+
+
+def barrier_state_text(state: int) -> str:
+    """The mbarrier state that ``mbarrier.arrive`` with count 0 returned,
+    as a line shows it: its upper word, where the H200 (sm_90) keeps the
+    phase (bit 63), the pending arrivals (a 20-bit negative count at bits
+    43-62) and a transaction field (bits 32-42, non-zero while bytes are
+    pending); the lower word is not the barrier's (it held the register's
+    old value). The layout is not specified (PTX ISA): it was measured
+    (bench/results/debug_waits/dw_table.md)."""
+    high = state >> 32
+    pending = (-(high >> 11)) & 0xFFFFF
+    return (f"0x{high:08x} (phase {high >> 31}, pending arrivals {pending}, "
+            f"tx field 0x{high & 0x7FF:03x}; sm_90 layout)")
+
+
+class DebugWaitReport:
+    """The report buffer of one module with debug waits: host memory mapped
+    into the device, whose address the module's ``DEBUG_WAITS_STATE`` holds,
+    and the module's wait sites."""
+
+    NBYTES = DEBUG_WAITS_HEADER_BYTES + DEBUG_WAITS_RECORDS * DEBUG_WAITS_RECORD_BYTES
+
+    def __init__(self, sites: list, host: int):
+        self.sites = sites
+        self.host = host
+
+    @classmethod
+    def attach(cls, module_handle):
+        """The report of a loaded module, or None where it has no debug
+        waits (no ``DEBUG_WAITS_STATE`` global)."""
+        import ctypes
+
+        driver = _driver()
+        err, state, _ = driver.cuModuleGetGlobal(module_handle, DEBUG_WAITS_STATE.encode())
+        if err == driver.CUresult.CUDA_ERROR_NOT_FOUND:
+            return None
+        check((err, state), f"cuModuleGetGlobal({DEBUG_WAITS_STATE!r})")
+        table, size = check(driver.cuModuleGetGlobal(module_handle, DEBUG_WAITS_SITES.encode()),
+                            f"cuModuleGetGlobal({DEBUG_WAITS_SITES!r})")
+        text = np.zeros(int(size), dtype=np.uint8)
+        check(driver.cuMemcpyDtoH(text.ctypes.data, table, int(size)), "cuMemcpyDtoH")
+        sites = [line.split("\t") for line in
+                 text.tobytes().split(b"\0", 1)[0].decode("utf-8", "replace").splitlines()]
+        host = int(check(driver.cuMemHostAlloc(cls.NBYTES, driver.CU_MEMHOSTALLOC_DEVICEMAP),
+                         "cuMemHostAlloc"))
+        report = cls(sites, host)
+        try:
+            ctypes.memset(host, 0, cls.NBYTES)
+            device = check(driver.cuMemHostGetDevicePointer(host, 0), "cuMemHostGetDevicePointer")
+            address = np.array([int(device)], dtype=np.uint64)
+            check(driver.cuMemcpyHtoD(state, address.ctypes.data, 8), "cuMemcpyHtoD")
+        except BaseException:
+            report.free()
+            raise
+        return report
+
+    def lines(self) -> tuple[list, bool]:
+        """(the located lines of the records the stuck warps wrote, whether
+        more warps were stuck than there are records)."""
+        import ctypes
+        import struct
+
+        raw = ctypes.string_at(self.host, self.NBYTES)
+        full = struct.unpack_from("<I", raw, 0)[0] != 0
+        out = []
+        for k in range(DEBUG_WAITS_RECORDS):
+            fields = struct.unpack_from(_RECORD, raw,
+                                        DEBUG_WAITS_HEADER_BYTES + k * DEBUG_WAITS_RECORD_BYTES)
+            site, parity, index, waited, rank, warp, x, y, z, written, state = fields
+            if site == 0:
+                continue
+            where, name, defined = (self.sites[site - 1] + ["", "", ""])[:3] \
+                if site <= len(self.sites) else (f"wait site {site - 1}", "?", "")
+            word = (f"barrier state {barrier_state_text(state)}" if written
+                    else "barrier state not read")
+            out.append(f"{DEBUG_WAIT_MARK}{where} (barrier {name}[{index}]"
+                       + (f" from {defined}" if defined else "")
+                       + f", parity {parity}, waited {waited} ns) cta {rank} (ctaid {x},{y},{z}) "
+                       f"warp {warp}; {word}")
+        return out, full
+
+    def free(self) -> None:
+        if self.host:
+            host, self.host = self.host, 0
+            check(_driver().cuMemFreeHost(host), "cuMemFreeHost")
 
 
 class WaitTimeoutError(CudaError):
     """A kernel built with debug waits trapped: a wait's phase did not
-    complete within the bound.  ``lines`` are the located lines its stuck
-    warps printed (``mbarrier.wait timed out at FILE:LINE:COL (barrier
-    ..., parity P, waited N ns) cta R (ctaid X,Y,Z) warp W; barrier word
-    ...``), ``output`` everything the device printed during the
-    synchronization.  The CUDA context is unusable afterwards."""
+    complete within the bound.  ``lines`` are the located lines of its
+    stuck warps' records (``mbarrier.wait timed out at FILE:LINE:COL
+    (barrier ..., parity P, waited N ns) cta R (ctaid X,Y,Z) warp W; barrier
+    state ...``), one per warp, at most ``DEBUG_WAITS_RECORDS`` per module
+    (``full``: more were stuck).  The CUDA context is unusable afterwards."""
 
-    def __init__(self, error: CudaError, output: str):
-        self.lines = [line for line in output.splitlines() if DEBUG_WAIT_MARK in line]
-        self.output = output
+    def __init__(self, error: CudaError, lines: list, full: bool = False):
+        self.lines = list(lines)
+        self.full = full
         RuntimeError.__init__(
-            self, f"{error}\na debug wait timed out and trapped; its stuck warps printed "
-            f"(device printf, also on this process's stdout):\n"
-            + "\n".join(f"  {line}" for line in self.lines))
+            self, f"{error}\na debug wait timed out and trapped; its stuck warps reported:\n"
+            + "\n".join(f"  {line}" for line in self.lines)
+            + (f"\n  (and more: every one of the {DEBUG_WAITS_RECORDS} records was taken)"
+               if full else ""))
         self.what, self.name, self.code = error.what, error.name, error.code
 
 
-def has_debug_waits(cubin: bytes) -> bool:
-    """Whether `cubin` was built with debug waits (it holds their format)."""
-    return DEBUG_WAIT_MARK.encode() in bytes(cubin)
+def debug_wait_lines() -> tuple[list, bool]:
+    """The located lines of every loaded module with debug waits (after a
+    failed synchronization that this runtime did not make itself), and
+    whether any ran out of records."""
+    lines, full = [], False
+    for report in _debug_wait_reports:
+        more, over = report.lines()
+        lines += more
+        full = full or over
+    return lines, full
 
 
 def _handle(function):
@@ -778,66 +917,18 @@ def _handle(function):
 
 
 def _note_function(module: "Module", function) -> None:
-    if module.debug_waits and _handle(function) is not None:
-        _debug_wait_functions.add(_handle(function))
+    if module._report is not None and _handle(function) is not None:
+        _debug_wait_functions[_handle(function)] = module._report
 
 
-def _libc_flush() -> None:
-    """Flush C stdio (the driver writes device printf through it)."""
-    import ctypes
-
+def synchronize_reporting_waits(stream=None) -> None:
+    """Synchronize the context (or `stream`); a failure after which a
+    module's stuck warps have reported raises :class:`WaitTimeoutError`
+    with their lines, any other failure the :class:`CudaError` as it is."""
     try:
-        ctypes.CDLL(None).fflush(None)
-    except (OSError, AttributeError):
-        pass
-
-
-def synchronize_capturing_waits(stream=None) -> str:
-    """Synchronize the context (or `stream`) with file descriptors 1 and 2
-    sent to temporary files, so that what the device printed (the driver
-    flushes device printf to stdout at synchronization) is captured; the
-    text is written on to the real stdout and stderr as well, and stdout's
-    returned.  A failure with a timed-out debug wait's line in that text
-    raises :class:`WaitTimeoutError`; any other failure the
-    :class:`CudaError` as it is."""
-    import os
-    import sys
-    import tempfile
-
-    sys.stdout.flush()
-    sys.stderr.flush()
-    _libc_flush()
-    error = None
-    texts = {}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        saved = {fd: os.dup(fd) for fd in (1, 2)}
-        os.dup2(out.fileno(), 1)
-        os.dup2(err.fileno(), 2)
-        try:
-            _synchronize(stream)
-        except CudaError as exc:
-            error = exc
-        finally:
-            _libc_flush()
-            for fd, copy in saved.items():
-                os.dup2(copy, fd)
-                os.close(copy)
-        for fd, sink in ((1, out), (2, err)):
-            sink.seek(0)
-            texts[fd] = sink.read().decode("utf-8", errors="replace")
-            if texts[fd]:
-                os.write(fd, texts[fd].encode())
-    if error is not None:
-        if DEBUG_WAIT_MARK in texts[1] + texts[2]:
-            raise WaitTimeoutError(error, texts[1] + texts[2]) from error
-        raise error
-    return texts[1]
-
-
-def launch_debug_waits(function, grid, block, args, cluster=None, shared_mem: int = 0,
-                       stream=None) -> str:
-    """:func:`launch`, then :func:`synchronize_capturing_waits`: returns what
-    the device printed; a timed-out debug wait raises
-    :class:`WaitTimeoutError` with its located lines."""
-    launch(function, grid, block, args, cluster, shared_mem, stream, sync=False)
-    return synchronize_capturing_waits(stream)
+        _synchronize(stream)
+    except CudaError as error:
+        lines, full = debug_wait_lines()
+        if lines or full:
+            raise WaitTimeoutError(error, lines, full) from error
+        raise

@@ -96,8 +96,8 @@ def run(out: Path) -> int:
     rows = []
     for part in ("hangs", "twins"):
         for kernel in rm.load_manifest(out / part):
-            result, output = rdw.run_child(out, part, kernel)
-            ok, what = rdw.judge(part, kernel, result, output)
+            result = rdw.run_child(out, part, kernel)
+            ok, what = rdw.judge(part, kernel, result)
             rows.append((kernel["name"], part, ok, what))
             for line in result.get("lines") or []:
                 print(f"    {kernel['name']}: {line}")

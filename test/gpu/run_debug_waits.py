@@ -7,12 +7,11 @@ its launch within the bound + 1 s with a located line, every twin must pass.
 DIR holds ``hangs/`` and ``twins/`` (run_manifest.py's format; a hang's
 entry adds ``bound_ns`` and ``stuck_at``). Each kernel runs in a child
 process (this script with ``--child``) under its ``timeout_s``, launched by
-``runtime.launch_debug_waits`` (stdout and stderr captured around the synchronization;
-a timed-out wait raises ``WaitTimeoutError`` with its lines). A hang is OK
-when the launch failed within bound + 1 s and a line names one of its
-``stuck_at`` waits (from the exception, or, if the driver printed them
-later, from the child's stdout or stderr: the table says which); a twin is OK when it
-passed with no such line. Needs numpy, cuda-bindings and runtime.py only.
+``runtime.launch`` (a timed-out wait raises ``WaitTimeoutError`` with the
+lines of its stuck warps' records). A hang is OK when the launch failed
+within bound + 1 s, a line names one of its ``stuck_at`` waits, and every
+line carries the barrier's state; a twin is OK when it passed with no such
+line. Needs numpy, cuda-bindings and runtime.py only.
 
 Exit status: 0 every kernel OK, 1 otherwise, 2 bad usage, 77 no usable GPU.
 """
@@ -30,6 +29,7 @@ import run_manifest as rm  # noqa: E402
 
 TAG = "RUN_DEBUG_WAITS_RESULT "
 MARK = rm.load_runtime().DEBUG_WAIT_MARK   # the report lines' first words
+STATE = "; barrier state 0x"                 # a line whose record has the state
 PARTS = ("hangs", "twins")
 
 
@@ -40,7 +40,7 @@ def child_main(rt, directory: Path, kernel: dict) -> int:
     def launch(function, grid, block, args, cluster, shared_mem):
         start = time.monotonic()
         try:
-            rt.launch_debug_waits(function, grid, block, args, cluster, shared_mem)
+            rt.launch(function, grid, block, args, cluster, shared_mem)
         finally:
             elapsed[0] = time.monotonic() - start
         return elapsed[0] * 1e3
@@ -66,10 +66,9 @@ def _names(line: str, at: str) -> bool:
     return os.path.basename(where.rsplit(":", 1)[0]) == at
 
 
-def judge(part: str, kernel: dict, result: dict, output: str) -> tuple[bool, str]:
-    """(OK, what happened) for one kernel's result and what its child printed."""
-    printed = [line for line in output.splitlines() if MARK in line and not line.startswith(TAG)]
-    lines = result.get("lines") or printed
+def judge(part: str, kernel: dict, result: dict) -> tuple[bool, str]:
+    """(OK, what happened) for one kernel's result."""
+    lines = result.get("lines") or []
     seconds = result.get("seconds")
     took = "-" if seconds is None else f"{seconds:.3f} s"
     if part == "twins":
@@ -77,35 +76,35 @@ def judge(part: str, kernel: dict, result: dict, output: str) -> tuple[bool, str
         return ok, f"{result['result']} in {took}" + (f", {len(lines)} timed-out lines" if lines else "")
     bound = kernel["bound_ns"] / 1e9
     located = [line for line in lines if any(_names(line, at) for at in kernel["stuck_at"])]
+    with_state = [line for line in lines if STATE in line]
     failed = result["result"] in ("TRAPPED", "ERROR")
     in_time = seconds is not None and seconds <= bound + 1.0
-    ok = failed and in_time and bool(located)
-    source = "exception" if result.get("lines") else ("output" if printed else "none")
+    ok = failed and in_time and bool(located) and len(with_state) == len(lines)
     what = (f"{result['result']} after {took} (bound {bound:.3f} s), {len(lines)} lines "
-            f"({len(located)} located at a stuck wait; read from {source})")
+            f"({len(located)} located at a stuck wait, {len(with_state)} with the barrier's state)")
     if not failed:
         what += f": {result.get('detail', '')}"
     elif not in_time:
         what += ": too late"
+    elif len(with_state) != len(lines):
+        what += ": a barrier state not read"
     return ok, what
 
 
-def run_child(directory: Path, part: str, kernel: dict) -> tuple[dict, str]:
-    """Run one kernel in a child; its result and what it printed (stdout,
-    then stderr)."""
+def run_child(directory: Path, part: str, kernel: dict) -> dict:
+    """Run one kernel in a child; its result."""
     cmd = [sys.executable, os.path.abspath(__file__), str(directory), "--only", kernel["name"],
            "--child", part]
     timeout = kernel.get("timeout_s", 60)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        return {"result": "HANG", "detail": f"not finished after {timeout}s", "seconds": None}, out
+        return {"result": "HANG", "detail": f"not finished after {timeout}s", "seconds": None}
     for line in reversed(proc.stdout.splitlines()):
         if line.startswith(TAG):
-            return json.loads(line[len(TAG):]), proc.stdout + proc.stderr
+            return json.loads(line[len(TAG):])
     last = (proc.stderr.strip().splitlines() or [f"child exited with status {proc.returncode}"])[-1]
-    return {"result": "ERROR", "detail": last, "seconds": None}, proc.stdout + proc.stderr
+    return {"result": "ERROR", "detail": last, "seconds": None}
 
 
 def parent_main(directory: Path, only: str | None, log) -> int:
@@ -123,12 +122,11 @@ def parent_main(directory: Path, only: str | None, log) -> int:
         for kernel in rm.load_manifest(directory / part):
             if only and kernel["name"] != only:
                 continue
-            result, output = run_child(directory, part, kernel)
-            ok, what = judge(part, kernel, result, output)
+            result = run_child(directory, part, kernel)
+            ok, what = judge(part, kernel, result)
             rows.append((kernel["name"], part, "OK" if ok else "BAD", what))
             out(f"{'OK ' if ok else 'BAD'} {part}/{kernel['name']}: {what}")
-            for line in (result.get("lines") or
-                         [l for l in output.splitlines() if MARK in l and not l.startswith(TAG)]):
+            for line in result.get("lines") or []:
                 out(f"    {line}")
     out()
     widths = [max(len(r[i]) for r in rows + [("kernel", "part", "verdict", "")]) for i in range(3)]

@@ -89,8 +89,8 @@ def test_the_hang_variant_is_located_at_run_time_with_debug_waits():
     order_store_kernels.py, then traps (what the lead's GPU run shows)."""
     case = K.seq_pingpong(2, specialized=True, missing_arrive=True)
     ptx = case.kernel.compile(check_sync=False, debug_waits=200_000_000).ptx
-    formats = [bytes(int(b) for b in m.group(1).split(",")).decode(errors="replace")
-               for m in re.finditer(r"\.b8 printfFormat_\d+\[\d+\] = \{([^}]*)\}", ptx)]
+    from mbarrier_dialect.runtime import debug_wait_sites
+    formats = [where for where, _, _ in debug_wait_sites(ptx)]
     line = next(i for i, l in enumerate(open(K.__file__), 1) if "turn = me.wait()" in l)
     assert any(f"order_store_kernels.py:{line}:" in f for f in formats), formats[:2]
     assert "trap;" in ptx and "%globaltimer" in ptx

@@ -148,7 +148,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<uint64_t> debugWaits{
       *this, "debug-waits",
       llvm::cl::desc("Bound in ns of every blocking wait: past it, the wait "
-                     "prints where it is stuck (file:line:col, barrier, "
+                     "records where it is stuck (file:line:col, barrier, "
                      "parity, CTA, warp) and traps (0: off)"),
       llvm::cl::init(MBarrierToPTXOptions().debugWaits)};
   Option<bool> raiseNVGPU{

@@ -19,13 +19,8 @@ from mbarrier_dialect.lang import Kernel, MBarrier
 
 import kernels  # noqa: E402
 
-from mbarrier_dialect.runtime import DEBUG_WAIT_MARK as MARK  # noqa: E402
-
-
-def formats(ptx: str) -> list[str]:
-    """The printf format strings of a PTX file (PTX spells them as bytes)."""
-    return [bytes(int(b) for b in m.group(1).split(",")).decode()
-            for m in re.finditer(r"\.b8 printfFormat_\d+\[\d+\] = \{([^}]*)\}", ptx)]
+from mbarrier_dialect import runtime  # noqa: E402
+from mbarrier_dialect.runtime import debug_wait_sites as formats  # noqa: E402
 
 
 def _one_wait_kernel(**kwargs) -> tuple[Kernel, int, int]:
@@ -44,15 +39,35 @@ def _one_wait_kernel(**kwargs) -> tuple[Kernel, int, int]:
 
 def test_lang_line_names_the_users_wait_and_barrier():
     k, bar_line, wait_line = _one_wait_kernel(debug_waits=250_000_000)
-    (text,) = formats(k.compile().ptx)
+    (site,) = formats(k.compile().ptx)
     # The file as the PTX names it: relative to the working folder under it.
     shown = os.path.relpath(__file__) if __file__.startswith(os.getcwd() + os.sep) else __file__
-    assert text.startswith(f"{MARK}{shown}:{wait_line}:9 (barrier group<2>[%lld] "
-                           f"from {shown}:{bar_line}:15, parity %u, waited %llu ns) "
-                           "cta %u (ctaid %u,%u,%u) warp %u; barrier word 0x%016llx "
-                           "(raw, layout opaque)\n")
+    assert site == [f"{shown}:{wait_line}:9", "group<2>", f"{shown}:{bar_line}:15"]
     ptx = k.compile().ptx
     assert "setp.lt.u64" in ptx and ", 250000001;" in ptx and "trap;" in ptx
+
+
+def test_the_module_defines_what_the_runtime_asks_for_and_calls_nothing():
+    """The names and the record layout are debug_waits:: of MBarrierToNVVM.h
+    and runtime.DEBUG_WAITS_* (one definition each side): the state global
+    (16 bytes: the buffer's address, the records taken), the site table, the
+    stores at the record's offsets; no call (ptxas would serialize wgmma)."""
+    k, _, _ = _one_wait_kernel(debug_waits=1000)
+    ptx = k.compile().ptx
+    assert f".visible .global .align 8 .b8 {runtime.DEBUG_WAITS_STATE}[16]" in ptx
+    assert re.search(rf".visible .global .align 1 .b8 {runtime.DEBUG_WAITS_SITES}\[\d+\]", ptx)
+    assert "call" not in ptx and "vprintf" not in ptx
+    assert re.search(rf"atom.global.add.u64 \t%rd\d+, \[{runtime.DEBUG_WAITS_STATE}\+8\], 1;", ptx)
+    offsets = {int(m.group(1) or 0) for m in
+               re.finditer(r"st\.volatile\.global\.b(?:32|64) \t\[%rd\d+(?:\+(\d+))?\]", ptx)}
+    import struct
+    layout = [0, 4, 8, 16, 24, 28, 32, 36, 40, 44, 48]
+    assert struct.calcsize(runtime._RECORD) == 56 and len(runtime._RECORD) - 1 == len(layout)
+    # every field a store past the header, and the header's overflow mark
+    assert offsets == {0} | {runtime.DEBUG_WAITS_HEADER_BYTES + o for o in layout}, sorted(offsets)
+    assert "mbarrier.arrive.shared::cta.b64" in ptx and "fence.sc.sys;" in ptx
+    plain = k.compile(debug_waits=0).ptx
+    assert runtime.DEBUG_WAITS_STATE not in plain and runtime.DEBUG_WAITS_SITES not in plain
 
 
 def test_kernel_default_and_compile_override():
@@ -82,7 +97,7 @@ def test_a_bad_bound_is_refused(value, error, message):
 def test_the_largest_bound_reaches_the_lowering():
     k, _, _ = _one_wait_kernel()
     llvm = compile(k.module, debug_waits=2**64 - 1, emit="llvm").llvm
-    assert "llvm.mlir.constant(-1 : i64) : i64" in llvm and "vprintf" in llvm
+    assert "llvm.mlir.constant(-1 : i64) : i64" in llvm and runtime.DEBUG_WAITS_STATE in llvm
 
 
 def test_cli_refuses_a_bound_that_is_not_a_number(tmp_path):
@@ -115,7 +130,8 @@ def test_off_is_the_ptx_without_the_option_for_every_suite_kernel():
             on = kernel.compile(emit="ptx", debug_waits=200_000_000)
             for name, module in default.modules.items():
                 assert off.modules[name].ptx == module.ptx, kernel.name
-                assert "globaltimer" not in module.ptx and "vprintf" not in module.ptx
+                assert "globaltimer" not in module.ptx
+                assert runtime.DEBUG_WAITS_STATE not in module.ptx
                 # Every kernel that waits gets the bounded loop with the option.
                 waits = "mbarrier.try_wait" in module.ptx
                 assert ("trap;" in on.modules[name].ptx) == waits, kernel.name

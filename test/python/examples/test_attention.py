@@ -107,8 +107,14 @@ def test_tma_store_epilogue_reuses_the_q_tile():
 
 
 def test_debug_waits_bound_every_wait():
+    from mbarrier_dialect.runtime import debug_wait_sites
     c = compiled(head_dim=128, causal=True, debug_waits=1_000_000_000)
-    assert "trap;" in c.ptx and "mbarrier.wait timed out at" in c.llvm
+    sites = debug_wait_sites(c.ptx)
+    # one site per bounded wait, each a line of the kernel's source; no call
+    # in the kernel (ptxas would serialize its wgmma)
+    assert "trap;" in c.ptx and len(sites) == c.ptx.count("atom.global.add.u64") >= 4
+    assert all(".py:" in where for where, _, _ in sites)
+    assert "call" not in c.ptx
 
 
 @pytest.mark.parametrize("kw,message", [

@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+from mbarrier_dialect.runtime import debug_wait_sites
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import gemm
 from bench.gemm import build as bench_build
@@ -105,13 +107,13 @@ def test_pingpong_compiles_with_debug_waits(bm, bn, stages):
     k = gemm.build(cfg=run5(bm=bm, bn=bn, stages=stages, epilogue="tma", **PP))
     c = k.compile(debug_waits=1_000_000_000)
     assert c.cubin and "trap;" in c.ptx
-    # each wait's message (a printf format, bytes in the PTX) names its line
-    formats = [bytes(int(x) for x in m.group(1).split(",")).decode()
-               for m in re.finditer(r"printfFormat_\d+\[\d+\] = \{([0-9, ]+)\}", c.ptx)]
-    sites = [re.search(r"timed out at \S*/(\S+?):\d+", f).group(1) for f in formats]
+    # each wait's site (the module's site table, bytes in the PTX) names its line
+    table = debug_wait_sites(c.ptx)
+    sites = [os.path.basename(where.rsplit(":", 2)[0]) for where, _, _ in table]
     # the two turns (the sequence's 2 x 2 barriers) and the two K-block waits
     assert sites.count("pingpong.py") == 4, sites
-    assert sum("group<4>" in f and "pingpong.py" in f for f in formats) == 2
+    assert sum(name == "group<4>" and "pingpong.py" in where + defined
+               for where, name, defined in table) == 2
 
 
 def test_pingpong_refusals():

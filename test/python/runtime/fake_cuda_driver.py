@@ -98,6 +98,12 @@ class FakeDriver:
     def cuModuleGetFunction(self, module, name):
         return self._call("cuModuleGetFunction", name), f"fn:{name.decode()}"
 
+    def cuModuleGetGlobal(self, module, name):
+        # load() asks every module for its debug-wait state; the fake's
+        # cubins have none (not logged: the call sequences the tests follow
+        # are the launches'; test_runtime_debug_waits.py has its own fake).
+        return CUresult.CUDA_ERROR_NOT_FOUND, 0, 0
+
     def cuModuleUnload(self, module):
         return (self._call("cuModuleUnload", module),)
 

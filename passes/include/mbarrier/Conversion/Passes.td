@@ -26,11 +26,16 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     (`mbarrier.wait`, and so the pipe's wait, acquire and tail that
     `mbarrier-lower-pipes` lowers to it): the first `try_wait` as without
     the option, `%globaltimer` read only after it failed, and once the bound
-    has passed since then, the lowest active lane of each stuck warp prints
-    `mbarrier.wait timed out at FILE:LINE:COL (barrier NAME[INDEX], parity
-    P, waited N ns) cta R (ctaid X,Y,Z) warp W; barrier word 0x... (raw,
-    layout opaque)` (`gpu.printf`, the op's own location) and the warp traps
-    a quarter of the bound later. `try_wait` and `test_wait` are single
+    has passed since then, the lowest active lane of each stuck warp writes
+    a record (the wait's site, index, parity, time waited, CTA, warp and the
+    barrier's state, read by an `mbarrier.arrive` of count 0) into the
+    report buffer whose address the module's `@mbarrier_debug_waits` holds,
+    and the warp traps a quarter of the bound later. The sites are the
+    module's `@mbarrier_debug_wait_sites` (`FILE:LINE:COL`, the barrier's
+    name or group, where it was defined; one line each). No call: a printf
+    would make ptxas serialize every wgmma of the kernel. The runtime
+    (`mbarrier_dialect.runtime`) gives a loaded module its buffer and turns
+    the records into located lines. `try_wait` and `test_wait` are single
     tests and stay as they are.
 
     Run on a `builtin.module` (as `mbarrier-to-ptx` does), every
@@ -56,7 +61,7 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Target features (e.g. +ptx86) that go with `chip`">,
     Option<"debugWaits", "debug-waits", "uint64_t", /*default=*/"0",
-           "Bound in ns of every blocking wait: past it, the wait prints "
+           "Bound in ns of every blocking wait: past it, the wait records "
            "where it is stuck and traps (0: off)">,
     Option<"rejectNVGPU", "reject-nvgpu", "bool", /*default=*/"false",
            "An nvgpu op is an error that names mbarrier-to-ptx's "

@@ -23,7 +23,7 @@ struct MBarrierToPTXOptions {
   /// At optLevel >= 1: mbarrier-merge-release-fences first.
   bool mergeReleaseFences = true;
   /// convert-mbarrier-to-nvvm's debug-waits: the bound in ns of every
-  /// blocking wait, past which it prints where it is stuck and traps (0:
+  /// blocking wait, past which it records where it is stuck and traps (0:
   /// off, the waits unbounded).
   uint64_t debugWaits = 0;
   /// mbarrier-raise-nvgpu after the target is attached, and

@@ -3,8 +3,14 @@
 // With `debug-waits=<ns>`, a blocking wait is a loop with a bound: the first
 // try_wait as without the option (a wait that succeeds at once runs the same
 // instructions), `%globaltimer` read only after a try_wait failed, and once
-// the bound has passed: one located line per stuck warp (device printf), then
-// `trap`, so that the host sees a launch failure instead of a hang.
+// the bound has passed: one record per stuck warp written to the report
+// buffer the runtime gave the module (debug_waits:: in MBarrierToNVVM.h),
+// then `trap`, so that the host sees a launch failure instead of a hang and
+// formats the records as located lines.
+//
+// No call anywhere: a `vprintf` (even one never reached, in a function of
+// its own) makes ptxas serialize every wgmma of the kernel ("wgmma pipeline
+// crossing function boundary"), which cost the attention kernel 43-46%.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternCommon.h"
@@ -17,6 +23,7 @@
 using namespace mlir;
 using namespace mlir::mbarrier;
 using namespace mlir::mbarrier::lowering;
+namespace dw = mlir::mbarrier::debug_waits;
 
 namespace {
 
@@ -45,18 +52,16 @@ Value isPast(OpBuilder &b, Location loc, Value start, uint64_t limit,
                               i64Constant(b, loc, limit));
 }
 
-/// `text` as a literal part of a printf format (a `%` doubled).
-std::string formatLiteral(StringRef text) {
-  std::string out;
-  for (char c : text) {
-    out += c;
-    if (c == '%')
-      out += '%';
-  }
-  return out;
+/// An inline-PTX statement with side effects, no operands or results.
+void emitStatement(OpBuilder &b, Location loc, StringRef text) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, text, "",
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            /*asm_dialect=*/{}, /*operand_attrs=*/{});
 }
 
-/// Whether this lane is the lowest active lane of its warp: one line per
+/// Whether this lane is the lowest active lane of its warp: one record per
 /// warp (per converged group of lanes) rather than one per thread.
 Value isLowestActiveLane(OpBuilder &b, Location loc) {
   Type i32 = b.getI32Type();
@@ -86,28 +91,129 @@ Value warpIndex(OpBuilder &b, Location loc) {
   return LLVM::UDivOp::create(b, loc, linear, i32Constant(b, loc, 32));
 }
 
-/// One timed-out line, printed by the lowest active lane of the warp.
-void emitReport(OpBuilder &b, Location loc, StringRef format, Value addr,
-                Value index, Value parity, Value waited) {
-  Type i32 = b.getI32Type();
+/// The module's `[2 x i64]` debug-wait state (created on first use).
+LLVM::GlobalOp stateGlobal(OpBuilder &b, Operation *module) {
+  SymbolTable symbols(module);
+  if (auto found = symbols.lookup<LLVM::GlobalOp>(dw::kStateSymbol))
+    return found;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&module->getRegion(0).front());
+  auto type = LLVM::LLVMArrayType::get(b.getI64Type(), 2);
+  auto zeros = DenseElementsAttr::get(
+      RankedTensorType::get({2}, b.getI64Type()), b.getI64IntegerAttr(0));
+  return LLVM::GlobalOp::create(b, module->getLoc(), type, /*isConstant=*/false,
+                                LLVM::Linkage::External, dw::kStateSymbol,
+                                zeros, /*alignment=*/8,
+                                static_cast<unsigned>(
+                                    NVVM::NVVMMemorySpace::Global));
+}
+
+/// Appends `text` (one line) to the module's site table; its line number.
+unsigned addSite(OpBuilder &b, Operation *module, StringRef text) {
+  SymbolTable symbols(module);
+  auto table = symbols.lookup<LLVM::GlobalOp>(dw::kSitesSymbol);
+  std::string lines;
+  if (table) {
+    lines = cast<StringAttr>(*table.getValue()).getValue().str();
+    lines.pop_back(); // the terminating NUL
+  }
+  unsigned site = llvm::count(lines, '\n');
+  lines += text.str() + "\n";
+  lines.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), lines.size());
+  if (table) {
+    table.setGlobalType(type);
+    table.setValueAttr(b.getStringAttr(lines));
+    return site;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&module->getRegion(0).front());
+  LLVM::GlobalOp::create(b, module->getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External, dw::kSitesSymbol,
+                         b.getStringAttr(lines));
+  return site;
+}
+
+/// `*(T *)(base + offset) = value`, a volatile store to global memory.
+void storeAt(OpBuilder &b, Location loc, Value base, unsigned offset,
+             Value value) {
+  Type ptr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Global));
+  Value at = LLVM::IntToPtrOp::create(
+      b, loc, ptr,
+      LLVM::AddOp::create(b, loc, base, i64Constant(b, loc, offset)).getResult());
+  LLVM::StoreOp::create(b, loc, value, at,
+                        /*alignment=*/value.getType().getIntOrFloatBitWidth() / 8,
+                        /*isVolatile=*/true);
+}
+
+/// The barrier's state without changing it: what `mbarrier.arrive` with an
+/// arrival count of 0 returns (a plain load of an mbarrier object reads 0 on
+/// sm_90: its state is not in the shared-memory word).
+Value barrierState(OpBuilder &b, Location loc, Value addr) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI64Type(), ValueRange{addr, i32Constant(b, loc, 0)},
+             "mbarrier.arrive.shared::cta.b64 $0, [$1], $2;", "=l,l,r",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/{}, /*operand_attrs=*/{})
+      .getResult(0);
+}
+
+/// The timed-out warp's record, written by its lowest active lane into the
+/// next free record of the report buffer; nothing where the runtime gave the
+/// module no buffer (address 0) or every record is taken (then the header's
+/// overflow mark).
+void emitReport(OpBuilder &b, Location loc, LLVM::GlobalOp state,
+                unsigned site, Value addr, Value index, Value parity,
+                Value waited) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto leader = scf::IfOp::create(b, loc, isLowestActiveLane(b, loc),
                                   /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(leader.thenBlock());
-  // The barrier's 64 bits as shared memory holds them: the layout of an
-  // mbarrier object is not specified (PTX ISA), so they are printed raw.
-  Value word = LLVM::LoadOp::create(b, loc, b.getI64Type(), addr,
-                                    /*alignment=*/8, /*isVolatile=*/true);
-  SmallVector<Value> args = {index,
-                             parity,
-                             waited,
-                             NVVM::ClusterId::create(b, loc, i32),
-                             NVVM::BlockIdXOp::create(b, loc, i32),
-                             NVVM::BlockIdYOp::create(b, loc, i32),
-                             NVVM::BlockIdZOp::create(b, loc, i32),
-                             warpIndex(b, loc),
-                             word};
-  gpu::PrintfOp::create(b, loc, b.getStringAttr(format), args);
+  Value statePtr = LLVM::AddressOfOp::create(b, loc, state);
+  Value buffer = LLVM::LoadOp::create(b, loc, i64, statePtr, /*alignment=*/8,
+                                      /*isVolatile=*/true);
+  Value takenPtr = LLVM::GEPOp::create(b, loc, statePtr.getType(), i64,
+                                       statePtr, ArrayRef<LLVM::GEPArg>{1});
+  Value slot = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
+                                         takenPtr, i64Constant(b, loc, 1),
+                                         LLVM::AtomicOrdering::monotonic);
+  Value hasBuffer = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                         buffer, i64Constant(b, loc, 0));
+  auto given = scf::IfOp::create(b, loc, hasBuffer, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(given.thenBlock());
+  Value free = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, slot,
+                                    i64Constant(b, loc, dw::kRecords));
+  auto write = scf::IfOp::create(b, loc, free, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard full(b);
+    b.setInsertionPointToStart(write.elseBlock());
+    storeAt(b, loc, buffer, 0, i32Constant(b, loc, 1));
+  }
+  b.setInsertionPointToStart(write.thenBlock());
+  Value record = LLVM::AddOp::create(
+      b, loc, buffer,
+      LLVM::AddOp::create(
+          b, loc, i64Constant(b, loc, dw::kHeaderBytes),
+          LLVM::MulOp::create(b, loc, slot,
+                              i64Constant(b, loc, dw::kRecordBytes))));
+  storeAt(b, loc, record, dw::kParity, parity);
+  storeAt(b, loc, record, dw::kIndex, index);
+  storeAt(b, loc, record, dw::kWaited, waited);
+  storeAt(b, loc, record, dw::kClusterRank, NVVM::ClusterId::create(b, loc, i32));
+  storeAt(b, loc, record, dw::kWarp, warpIndex(b, loc));
+  storeAt(b, loc, record, dw::kCtaIdX, NVVM::BlockIdXOp::create(b, loc, i32));
+  storeAt(b, loc, record, dw::kCtaIdY, NVVM::BlockIdYOp::create(b, loc, i32));
+  storeAt(b, loc, record, dw::kCtaIdZ, NVVM::BlockIdZOp::create(b, loc, i32));
+  storeAt(b, loc, record, dw::kSite, i32Constant(b, loc, site + 1));
+  // The record reaches the host before anything else is tried; then the
+  // barrier's state, in case reading it fails.
+  emitStatement(b, loc, "fence.sc.sys;");
+  storeAt(b, loc, record, dw::kState, barrierState(b, loc, addr));
+  storeAt(b, loc, record, dw::kStateWritten, i32Constant(b, loc, 1));
+  emitStatement(b, loc, "fence.sc.sys;");
 }
 
 } // namespace
@@ -156,24 +262,40 @@ lowering::BarrierText lowering::barrierText(Value barriers) {
   return text;
 }
 
-std::string lowering::timeoutFormat(Location waitLoc, Value barriers) {
-  std::string where = locationText(waitLoc);
-  BarrierText barrier = barrierText(barriers);
-  std::string from =
-      barrier.from.empty() ? "" : " from " + formatLiteral(barrier.from);
-  return kDebugWaitMark.str() +
-         formatLiteral(where.empty() ? "an unknown location" : where) +
-         " (barrier " + formatLiteral(barrier.name) + "[%lld]" + from +
-         ", parity %u, waited %llu ns) cta %u (ctaid %u,%u,%u) warp %u; "
-         "barrier word 0x%016llx (raw, layout opaque)\n";
+/// `text` with the table's separators (tab, newline) made spaces.
+static std::string oneField(StringRef text) {
+  std::string out = text.str();
+  for (char &c : out)
+    if (c == '\t' || c == '\n')
+      c = ' ';
+  return out;
 }
 
-void lowering::emitBoundedWait(OpBuilder &b, Location loc, StringRef format,
+std::string lowering::siteText(Location waitLoc, Value barriers) {
+  std::string where = locationText(waitLoc);
+  BarrierText barrier = barrierText(barriers);
+  return oneField(where.empty() ? "an unknown location" : where) + "\t" +
+         oneField(barrier.name) + "\t" + oneField(barrier.from);
+}
+
+void lowering::emitBoundedWait(OpBuilder &b, Location loc, StringRef site,
                                Value addr, Value index, Value parity,
                                uint64_t boundNs, const WaitTest &test) {
-  // The fast path: one try_wait, as without the option.
-  auto slow = scf::IfOp::create(b, loc, notOf(b, loc, test(b, loc)),
-                                /*withElseRegion=*/false);
+  // The module's state and this site's line, made before the loop's regions
+  // (which are not in the module while they are built).
+  Operation *module = b.getInsertionBlock()->getParentOp();
+  while (!isa<gpu::GPUModuleOp, ModuleOp>(module))
+    module = module->getParentOp();
+  LLVM::GlobalOp state = stateGlobal(b, module);
+  unsigned siteId = addSite(b, module, site);
+  // The fast path: one try_wait, as without the option, its failure marked
+  // unlikely (llvm.expect) so that the bounded loop lies out of line and
+  // the code after the wait is scheduled as without the option.
+  Value failedFirst = notOf(b, loc, test(b, loc));
+  Value unlikely = LLVM::ExpectOp::create(
+      b, loc, failedFirst,
+      LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(false)));
+  auto slow = scf::IfOp::create(b, loc, unlikely, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(slow.thenBlock());
   Value start = globalTimer(b, loc);
@@ -191,9 +313,9 @@ void lowering::emitBoundedWait(OpBuilder &b, Location loc, StringRef format,
           auto timedOut = scf::IfOp::create(before, l, over,
                                             /*withElseRegion=*/false);
           before.setInsertionPointToStart(timedOut.thenBlock());
-          emitReport(before, l, format, addr, index, parity, waited);
+          emitReport(before, l, state, siteId, addr, index, parity, waited);
           // The other stuck warps time out a little later (they started
-          // waiting later): a quarter of the bound more for their lines
+          // waiting later): a quarter of the bound more for their records
           // before the trap ends the grid.
           uint64_t end = boundNs + boundNs / 4;
           scf::WhileOp::create(

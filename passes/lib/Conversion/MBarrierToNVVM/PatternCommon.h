@@ -102,21 +102,17 @@ struct BarrierText {
   std::string from; // file:line:col of the definition, or empty
 };
 BarrierText barrierText(Value barriers);
-/// The first words of every line a timed-out wait prints: the one C++
-/// definition (python/mbarrier_dialect/runtime.py's DEBUG_WAIT_MARK, the one
-/// Python one, finds the lines in a launch's output by it).
-inline constexpr llvm::StringLiteral kDebugWaitMark = "mbarrier.wait timed out at ";
-/// The printf format of the line a timed-out wait at `waitLoc` on
-/// `barriers` prints; its arguments: index (i64), parity (i32), waited ns
-/// (i64), %cluster_ctarank, %ctaid.x/y/z, the warp (i32), the barrier word
-/// (i64).
-std::string timeoutFormat(Location waitLoc, Value barriers);
+/// The wait site's line of the module's site table
+/// (debug_waits::kSitesSymbol): `FILE:LINE:COL<TAB>NAME<TAB>FROM`, the wait's
+/// location and barrierText of `barriers`.
+std::string siteText(Location waitLoc, Value barriers);
 /// One test of the phase (a try_wait): an i1.
 using WaitTest = function_ref<Value(OpBuilder &, Location)>;
 /// The bounded wait: `test` until it succeeds; past `boundNs` of
 /// %globaltimer after the first failed test, the lowest active lane of the
-/// warp prints `format` (timeoutFormat) and the warp traps.
-void emitBoundedWait(OpBuilder &b, Location loc, StringRef format, Value addr,
+/// warp writes a record of the wait at `site` (siteText) into the module's
+/// report buffer and the warp traps.
+void emitBoundedWait(OpBuilder &b, Location loc, StringRef site, Value addr,
                      Value index, Value parity, uint64_t boundNs,
                      const WaitTest &test);
 Value i32Constant(OpBuilder &b, Location loc, int32_t value);

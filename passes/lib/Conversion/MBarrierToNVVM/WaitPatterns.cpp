@@ -52,7 +52,7 @@ struct WaitLowering : BarrierOpLowering<WaitOp> {
     };
     if (debugWaitsNs) {
       emitBoundedWait(rewriter, op.getLoc(),
-                      timeoutFormat(op.getLoc(), op.getBarriers()),
+                      siteText(op.getLoc(), op.getBarriers()),
                       ref.localAddr, ref.index, parity, debugWaitsNs, test);
       rewriter.eraseOp(op);
       return success();
