@@ -35,7 +35,7 @@ Why atomics for dQ (FA2's and FA3's choice) rather than a separate dQ
 kernel: a dQ kernel recomputes S and dP (two more of the five GEMMs, 40%
 more tensor work) to avoid the adds; the adds are 64 x D per (key block,
 query block) against the 5 x 64 x 64 x D multiply-adds of that step, and
-they go to L2 (``red.global.add.f32``, no return). The two dS buffers let
+they go to L2 (``atom.global.add.f32``, the result unused). The two dS buffers let
 one named-barrier meeting per block suffice: the dS of block j + 2 is
 written after every warp passed block j + 1's meeting, i.e. after its
 ``wait_group 0`` on block j's dQ GEMM.
@@ -304,7 +304,7 @@ def _store_ds(ds, ds_ptr, wtid) -> None:
 
 def _add_dq(k, D, vals, wtid, bh, q0, seq_pad, col0) -> None:
     """dq_accum[bh, q0 + row, col0 + col] += 64 columns of dQ_j
-    (``red.global.add.f32``)."""
+    (``atom.global.add.f32``, the result unused)."""
     f32 = ir.F32Type.get()
     lane = wtid % 32
     for h, r in enumerate(_frag_rows(wtid)):
