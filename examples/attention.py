@@ -356,13 +356,15 @@ def backward(q, k, v, o, lse, do, causal: bool = False, scale: float | None = No
 def backward_kernel_for(fields: dict):
     """kernel_for of the backward's three kernels (backward_api.fields)."""
     kind, d = fields["kernel"], fields["head_dim"]
+    consumers = fields.get("consumers", 1)
     if kind == "bwd":
-        cfg = bwd.BwdConfig(head_dim=d, causal=fields["causal"])
+        cfg = bwd.BwdConfig(head_dim=d, causal=fields["causal"], consumers=consumers)
         kernel, threads, smem = bwd.build(cfg=cfg), cfg.threads, cfg.smem_bytes
     else:
         kernel = (bwd_rows.preprocess if kind == "bwd_pre" else bwd_rows.convert)(d)
         threads, smem = bwd_rows.THREADS, 0
-    launch = {"entry": kernel.name, "threads": threads, "smem_bytes": smem}
+    launch = {"entry": kernel.name, "threads": threads, "smem_bytes": smem,
+              "consumers": consumers}
     return str(kernel.module), launch, lambda: kernel.compile().cubin
 
 

@@ -1,5 +1,5 @@
-"""Fill a cubin cache with the backward pass's kernels (attention.backward)
-and the forward configurations ``config_for`` picks, and copy what
+"""Fill a cubin cache with the backward pass's kernels (attention.backward;
+the dK/dV kernel with one and with two consumer warpgroups) and the forward configurations ``config_for`` picks, and copy what
 bwd_run.py needs on the GPU machine (no MLIR there): runtime.py, the
 MLIR-free parts of examples/attention_parts and bwd_run.py itself.
 
@@ -26,8 +26,9 @@ def main() -> None:
     bwd = api.Cache(os.path.join(out, "cache"), attention._compiler(attention.backward_kernel_for))
     jobs = [(fwd, {"head_dim": d, "causal": c, **f})
             for (d, c), rows in schedule.TABLE.items() for _, f in rows]
-    jobs += [(bwd, backward_api.fields(kind, d, c)) for d in (64, 128) for c in (False, True)
-             for kind in ("bwd_pre", "bwd", "bwd_dq") if c is False or kind == "bwd"]
+    jobs += [(bwd, backward_api.fields(kind, d, c, w)) for d in (64, 128) for c in (False, True)
+             for kind in ("bwd_pre", "bwd", "bwd_dq") for w in (1, 2)
+             if kind == "bwd" or (c is False and w == 1)]
     for cache, fields in jobs:
         t0 = time.perf_counter()
         _, launch = cache.entry(fields)

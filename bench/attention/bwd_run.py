@@ -14,7 +14,7 @@ from the cache bwd_build.py filled), in one process:
    16 heads, 16k tokens per call, eager and as a CUDA-graph replay;
    TFLOP/s = 3.5 x 4 b h s^2 d / t (halved when causal), the median of 5.
 
-    python3 bwd_run.py DIR [--json FILE] [--time] [--seqs 2048,8192]
+    python3 bwd_run.py DIR [--json FILE] [--time] [--seqs 2048,8192] [--consumers 1|2]
 """
 from __future__ import annotations
 
@@ -201,6 +201,8 @@ def main() -> None:
     parser.add_argument("--json")
     parser.add_argument("--time", action="store_true")
     parser.add_argument("--seqs", default="2048,8192")
+    parser.add_argument("--consumers", type=int, help="the dK/dV kernel's consumer "
+                        "warpgroups (default backward_api.CONSUMERS)")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     rt = _load("runtime", root / "runtime.py")
@@ -210,12 +212,12 @@ def main() -> None:
     run = _load("attn_run", root / "run.py")
     api_run = _load("attn_api_run", root / "api_run.py")
     cache = api.Cache(root / "cache")
-    fwd, bwd = api.Forward(cache), backward_api.Backward(cache)
+    fwd, bwd = api.Forward(cache), backward_api.Backward(cache, args.consumers)
     B = torch.nn.attention.SDPBackend
     sdpa = {"cudnn": B.CUDNN_ATTENTION, "fa2": B.FLASH_ATTENTION}
     ok, rows = check(torch, fwd, bwd, sdpa)
     ok_graph = check_graph(torch, fwd, bwd)
-    result = {"check": rows, "ok": ok, "graph_ok": ok_graph}
+    result = {"check": rows, "ok": ok, "graph_ok": ok_graph, "consumers": args.consumers}
     if args.time:
         result["bench"] = bench(torch, api_run, run, fwd, bwd, sdpa,
                                 [int(x) for x in args.seqs.split(",")])

@@ -9,24 +9,25 @@ kernel (backward_rows.py), both padded to a whole number of query blocks
 per batch x head (padding rows: lse2 = +inf, D = 0, so their P and dS are
 exactly 0 and no query-row mask is needed).
 
-One CTA per (key/value block of BN = 64 rows, batch x head), two
-warpgroups:
+One CTA per (key/value block of 64 x ``consumers`` rows, batch x head),
+1 + ``consumers`` warpgroups:
 
 * warpgroup 0, the **producer** (``setmaxnreg.dec 24``): one thread loads
   the K and V blocks once (a ``TMABar``), then for each query block of
   BM = 64 rows acquires a stage of the Q/dO ring (one ``lang.Pipeline``
-  whose stage holds both tiles), starts the TMA copies of Q and dO into it
-  and commits it with their bytes; ``tail()`` before it exits. Causal: the
-  query blocks from the one holding the block's first key on (the others
-  see none of its keys).
-* warpgroup 1, the **consumer** (``setmaxnreg.inc 256``: launched with 255, the pool is not short), 64 keys: per
+  whose stage holds both tiles, released by every consumer warpgroup),
+  starts the TMA copies of Q and dO into it and commits it with their
+  bytes; ``tail()`` before it exits. Causal: the query blocks from the one
+  holding the block's first key on (the others see none of its keys).
+* warpgroups 1.., the **consumers** (``setmaxnreg.inc``: CONSUMER_REGS),
+  64 keys each, all on the same Q/dO stages: per
   query block, S^T = K Q^T and dP^T = V dO^T (SS wgmma, both K-major, one
   group each), P^T and dS^T in registers (masked: keys past seq, and
   causal keys after the query), dV += P^T dO and dK += dS^T Q (RS wgmma: the
   S^T accumulator fragment is the A fragment, dO and Q MN-major B through
   ``imm-trans-b``), dS^T written to a shared buffer (two, alternating) in
-  the 128-byte swizzle, ``fence.proxy.async``, the warpgroup meets on a
-  named barrier, dQ_j = dS K (SS wgmma, both operands MN-major:
+  the 128-byte swizzle, ``fence.proxy.async``, the warpgroup meets on its
+  own named barrier, dQ_j = dS K (SS wgmma, both operands MN-major:
   ``imm-trans-a`` and ``imm-trans-b``), ``wait_group 0``, release the
   stage, fp32 atomic adds of dQ_j into dq_accum. At the end dK is scaled
   and dK, dV stored (rows below seq).
@@ -54,10 +55,14 @@ from mbarrier_dialect.lang import (Kernel, Pipeline, TMABar, WarpgroupRoles, byt
 from mbarrier_dialect.lang.pipeline import StageBuffer
 
 from . import mma, softmax as sm
+from .consumer import by_warpgroup
 
 CHUNK = 64
 PRODUCER_REGS = 24
-CONSUMER_REGS = 256
+# setmaxnreg of a consumer warpgroup: one consumer (256 threads, launched
+# with 255 registers) takes all it can; two (384 threads, launched with 168)
+# take 240, the producer's 24 besides.
+CONSUMER_REGS = {1: 256, 2: 240}
 SWIZZLE_ALIGN = 1024
 DS_BYTES = 64 * 64 * 2          # one dS^T buffer: 64 keys x 64 queries, bf16
 
@@ -68,7 +73,7 @@ class BwdConfig:
     causal: bool = False
     stages: int = 2             # depth of the Q/dO ring
     block_m: int = 64           # query rows per block (fixed: one m64 wgmma of dQ)
-    block_n: int = 64           # key rows per CTA (fixed: one consumer warpgroup)
+    consumers: int = 1          # consumer warpgroups, 64 keys each (the CTA's block: 64 x this)
 
     def __post_init__(self):
         if not isinstance(self.causal, bool):
@@ -76,15 +81,20 @@ class BwdConfig:
                             f"{type(self.causal).__name__}")
         if self.head_dim not in (64, 128):
             raise ValueError(f"head_dim is 64 or 128, got {self.head_dim}")
-        if (self.block_m, self.block_n) != (64, 64):
-            raise ValueError("the backward kernel has 64-row query and key blocks")
+        if isinstance(self.consumers, bool) or self.consumers not in (1, 2):
+            raise ValueError(f"consumers is 1 or 2 (warpgroups of 64 keys), got "
+                             f"{self.consumers!r}")
         if isinstance(self.stages, bool) or not isinstance(self.stages, int) \
                 or not 1 <= self.stages <= 4:
             raise ValueError(f"stages is 1 to 4, got {self.stages!r}")
 
     @property
+    def block_n(self) -> int:        # keys per CTA
+        return 64 * self.consumers
+
+    @property
     def threads(self) -> int:
-        return 256
+        return 128 * (1 + self.consumers)
 
     @property
     def tile_bytes(self) -> int:     # one 64-row tile of Q, dO, K or V
@@ -92,12 +102,14 @@ class BwdConfig:
 
     @property
     def smem_bytes(self) -> int:
-        return (2 + 2 * self.stages) * self.tile_bytes + 2 * DS_BYTES + SWIZZLE_ALIGN
+        c = self.consumers
+        return (2 * c + 2 * self.stages) * self.tile_bytes + 2 * c * DS_BYTES + SWIZZLE_ALIGN
 
     @property
     def name(self) -> str:
         c = "_causal" if self.causal else ""
-        return f"attn_bwd_d{self.head_dim}_s{self.stages}{c}"
+        w = f"_w{self.consumers}" if self.consumers > 1 else ""
+        return f"attn_bwd_d{self.head_dim}_s{self.stages}{w}{c}"
 
 
 PARAMS = [("tmap_q", "ptr"), ("tmap_k", "ptr"), ("tmap_v", "ptr"), ("tmap_do", "ptr"),
@@ -112,45 +124,49 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
     seq, head_dim] bf16 with (1, 64, 64) boxes, 128-byte swizzle; dq_accum
     f32 [batch*heads, seq_pad, head_dim] (zeroed; seq_pad = seq rounded up
     to 64), lse2 and delta f32 [batch*heads, seq_pad]; dk, dv bf16
-    [batch*heads, seq, head_dim]. Launch with ``grid(batch*heads, seq)``."""
+    [batch*heads, seq, head_dim]. Launch with ``grid(batch*heads, seq,
+    cfg.consumers)``. Shared memory: the K tiles of the consumer warpgroups
+    (64 rows each), their V tiles, the Q stages, the dO stages, two dS^T
+    buffers per consumer."""
     cfg = dataclasses.replace(cfg or BwdConfig(), **overrides)
-    D, S = cfg.head_dim, cfg.stages
+    D, S, C = cfg.head_dim, cfg.stages, cfg.consumers
     chunks = D // CHUNK
     tile = cfg.tile_bytes
-    with Kernel(name or cfg.name, block=cfg.threads, grid=grid(batch * heads, seq),
+    with Kernel(name or cfg.name, block=cfg.threads, grid=grid(batch * heads, seq, C),
                 chip="sm_90a", params=PARAMS) as k:
         pool = k.smem_pool()
         kv_full = TMABar(pool, 1)                  # K and V landed (one phase)
-        qdo_pipe = Pipeline(pool, S, kind="tma", consumers=1)
-        meet = k.named_barrier(threads=128)        # the consumer warpgroup, dS written
+        qdo_pipe = Pipeline(pool, S, kind="tma", consumers=C)
+        meets = [k.named_barrier(threads=128) for _ in range(C)]   # a warpgroup's dS written
         pool.commit()
         base = pool.dynamic(align=SWIZZLE_ALIGN)
-        q_stages = StageBuffer(byte_offset(base, 2 * tile), (S, 64 * D), "bf16")
-        do_stages = StageBuffer(byte_offset(base, (2 + S) * tile), (S, 64 * D), "bf16")
-        ds_base = byte_offset(base, (2 + 2 * S) * tile)
+        q_stages = StageBuffer(byte_offset(base, 2 * C * tile), (S, 64 * D), "bf16")
+        do_stages = StageBuffer(byte_offset(base, (2 * C + S) * tile), (S, 64 * D), "bf16")
         k.prologue({kv_full: 1}, pipes=[qdo_pipe])
 
         seq_len = k.param("seq")
-        n_kv = (seq_len + 63) // 64
-        n_q = n_kv
+        n_kv = (seq_len + (cfg.block_n - 1)) // cfg.block_n
+        n_q = (seq_len + 63) // 64
         bid = k.block_rank()
         bh, kv_tile = bid // n_kv, bid % n_kv
-        n0 = kv_tile * 64
-        first = kv_tile if cfg.causal else lang.const(0)   # causal: query blocks from the diagonal
+        n0 = kv_tile * cfg.block_n
+        # causal: the query blocks from the one of the CTA's first key on
+        first = kv_tile * C if cfg.causal else lang.const(0)
 
-        roles = WarpgroupRoles(k, PRODUCER_REGS, CONSUMER_REGS)
+        roles = WarpgroupRoles(k, PRODUCER_REGS, CONSUMER_REGS[C])
         tid = roles.tid
         with roles.producer():
             with if_then(tid == 0):
                 for t in ("tmap_q", "tmap_k", "tmap_v", "tmap_do"):
                     lang.prefetch_tensormap(k.param(t))
-                kv_full.arrive(0, tx_count=2 * tile)
+                kv_full.arrive(0, tx_count=2 * C * tile)
                 for which, tmap in ((0, "tmap_k"), (1, "tmap_v")):
-                    for c in range(chunks):
-                        dst = pool.view(byte_offset(base, which * tile + c * 64 * 128), (64, CHUNK),
-                                        "bf16", align=SWIZZLE_ALIGN)
-                        lang.cp_async_bulk_tensor(dst, k.param(tmap), [bh, n0, c * CHUNK],
-                                                  bar=kv_full)
+                    for g in range(C):
+                        for c in range(chunks):
+                            dst = pool.view(byte_offset(base, (which * C + g) * tile + c * 8192),
+                                            (64, CHUNK), "bf16", align=SWIZZLE_ALIGN)
+                            lang.cp_async_bulk_tensor(dst, k.param(tmap),
+                                                      [bh, n0 + g * 64, c * CHUNK], bar=kv_full)
                 qp = qdo_pipe.producer()
                 for j in lang.range(first, n_q, carry=[qp]):
                     slot = qp.acquire()
@@ -163,27 +179,55 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
                 qp.tail()
         with roles.consumers():
             wtid = tid % 128
+            cw = roles.warpgroup - 1
+            w = _Warpgroup(cw, wtid, n0 + cw * 64, smem_address(base) + cw * tile,
+                           smem_address(base) + (C + cw) * tile,
+                           byte_offset(base, (2 * C + 2 * S) * tile), meets)
             kv_full.wait(0, 0)
             qc = qdo_pipe.consumer()
             acc = llvm.mlir_zero(mma.acc_type(D))
             loop = lang.range(first, n_q, carry=[qc, acc, acc])
             for j in loop:
                 _, dv, dk = loop.carry
-                dv, dk = _step(k, cfg, qc, q_stages, do_stages, base, ds_base, meet, wtid,
-                               bh, n0, j, seq_len, dv, dk)
+                dv, dk = _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk)
                 loop.next(qc, dv, dk)
             _, dv, dk = loop.results
             scale = k.param("scale")
             dk_vals = [sm.fmul(x, scale) for x in mma.unpack(dk, D)]
             for vals, out in ((mma.unpack(dv, D), "dv"), (dk_vals, "dk")):
-                _store_rows(k, D, vals, k.param(out), wtid, bh, n0, seq_len)
+                _store_rows(k, D, vals, k.param(out), wtid, bh, w.n0, seq_len)
     k.config = cfg  # type: ignore[attr-defined]
     return k
 
 
-def grid(batch_heads: int, seq: int) -> int:
-    """CTAs: one per (64-row key block, batch x head)."""
-    return -(-seq // 64) * batch_heads
+def grid(batch_heads: int, seq: int, consumers: int = 1) -> int:
+    """CTAs: one per (key block of 64 x consumers rows, batch x head)."""
+    return -(-seq // (64 * consumers)) * batch_heads
+
+
+@dataclasses.dataclass
+class _Warpgroup:
+    """A consumer warpgroup's part: its index, thread, first key, the shared
+    addresses of its K and V tiles, the CTA's dS buffers (two per warpgroup)
+    and the named barriers (one per warpgroup)."""
+    cw: object
+    wtid: object
+    n0: object
+    k_addr: object
+    v_addr: object
+    ds_base: object
+    meets: list
+
+    def ds_ptr(self, j):
+        """This warpgroup's dS buffer of query block j (two alternate)."""
+        return byte_offset(self.ds_base, (self.cw * 2 + j % 2) * DS_BYTES)
+
+    def meet(self) -> None:
+        """The warpgroup's 128 threads meet on its own named barrier."""
+        def sync(g):
+            self.meets[g].sync()
+            return []
+        by_warpgroup(self.cw, len(self.meets), sync)
 
 
 def _frag_rows(wtid):
@@ -230,13 +274,12 @@ def _columns(k, ptr_name, bh, q0, seq_pad, lane):
     return out
 
 
-def _step(k, cfg, qc, q_stages, do_stages, base, ds_base, meet, wtid, bh, n0, j, seq_len,
-          dv, dk):
-    D = cfg.head_dim
+def _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk):
+    D, wtid, n0 = cfg.head_dim, w.wtid, w.n0
     lane = wtid % 32
     q0 = j * 64
     seq_pad = (seq_len + 63) // 64 * 64
-    k_addr, v_addr = smem_address(base), smem_address(byte_offset(base, cfg.tile_bytes))
+    k_addr, v_addr = w.k_addr, w.v_addr
     lse2 = _columns(k, "lse2", bh, q0, seq_pad, lane)
     delta = _columns(k, "delta", bh, q0, seq_pad, lane)
     slot = qc.wait()                               # Q_j and dO_j landed
@@ -261,10 +304,10 @@ def _step(k, cfg, qc, q_stages, do_stages, base, ds_base, meet, wtid, bh, n0, j,
         p.append(pj)
         ds.append(sm.fmul(pj, llvm.FSubOp(dp[jj], delta[col]).res))
     p_frags, ds_frags = mma.a_fragments(p), mma.a_fragments(ds)
-    ds_ptr = byte_offset(ds_base, (j % 2) * DS_BYTES)
+    ds_ptr = w.ds_ptr(j)
     _store_ds(ds, ds_ptr, wtid)
     lang.fence_proxy_async()                       # my dS writes, before the async proxy reads
-    meet.sync()                                    # the warpgroup's dS is written
+    w.meet()                                       # the warpgroup's dS is written
     dv = _rs(dv, p_frags, do_addr, D)              # dV += P^T dO
     dk = _rs(dk, ds_frags, q_addr, D)              # dK += dS^T Q
     ds_addr = smem_address(ds_ptr)

@@ -16,7 +16,9 @@ on CUDA tensors [batch, heads, seq, head_dim] bf16 and the forward's lse
   scratch (lse2, delta, dq_accum: 4 (2 + head_dim) bytes per padded row)
   from torch's caching allocator, nothing else.
 * **The cache**: api.Cache's, the configurations named ``{"kernel":
-  "bwd" | "bwd_pre" | "bwd_dq", "head_dim", "causal"}``.
+  "bwd" | "bwd_pre" | "bwd_dq", "head_dim", "causal", "consumers"}``
+  (consumers: the dK/dV kernel's consumer warpgroups, :data:`CONSUMERS`
+  unless the entry is made with another).
 """
 from __future__ import annotations
 
@@ -24,13 +26,19 @@ import math
 
 from . import api
 
-BLOCK = 64                       # query and key rows per block of the dK/dV kernel
+BLOCK = 64                       # query rows per block, keys per consumer warpgroup
 THREADS = 128                    # the row kernels' CTA
+#: The dK/dV kernel's consumer warpgroups per head dim (BENCHMARKS.md,
+#: "The backward pass", measured both).
+CONSUMERS = {64: 1, 128: 1}
 
 
-def fields(kernel: str, head_dim: int, causal: bool) -> dict:
-    """The cache's name of one of the three kernels."""
-    return {"kernel": kernel, "head_dim": head_dim, "causal": causal and kernel == "bwd"}
+def fields(kernel: str, head_dim: int, causal: bool, consumers: int = 1) -> dict:
+    """The cache's name of one of the three kernels (the row kernels have
+    one variant per head dim)."""
+    main = kernel == "bwd"
+    return {"kernel": kernel, "head_dim": head_dim, "causal": causal and main,
+            "consumers": consumers if main else 1}
 
 
 def check_inputs(q, k, v, o, lse, do, causal, scale):
@@ -64,7 +72,12 @@ def check_inputs(q, k, v, o, lse, do, causal, scale):
 
 class Backward(api.Forward):
     """The backward entry over an api.Cache whose compiler builds the three
-    kernels (attention._backward_compiler)."""
+    kernels (attention.backward_kernel_for); `consumers` overrides
+    :data:`CONSUMERS` (bench/attention/bwd_run.py measures both)."""
+
+    def __init__(self, cache: api.Cache, consumers: int | None = None):
+        super().__init__(cache)
+        self.consumers = consumers
 
     def __call__(self, q, k, v, o, lse, do, causal=False, scale=None):
         b, h, s, d, scale, views, o_view = check_inputs(q, k, v, o, lse, do, causal, scale)
@@ -92,7 +105,7 @@ class Backward(api.Forward):
              [P_O, P_DO, P_LSE, P_LSE2, P_DELTA, P_ACC, np.int32(s), np.int32(s_pad),
               np.int32(rows), np.int64(o_st[0] // 2), np.int64(o_st[1] // 2),
               np.int64(do_st[0] // 2), np.int64(do_st[1] // 2)]),
-            ("bwd", -(-s // BLOCK) * bh,
+            ("bwd", -(-s // (BLOCK * fns["bwd"][1]["consumers"])) * bh,
              [*(np.uint64(a) for a in maps), P_ACC, P_DK, P_DV, P_LSE2, P_DELTA, np.int32(s),
               np.float32(scale * math.log2(math.e)), np.float32(scale)]),
             ("bwd_dq", -(-pairs // THREADS),
@@ -115,5 +128,6 @@ class Backward(api.Forward):
     def _chosen(self, name: str, d: int, causal: bool):
         key = (name, d, causal)
         if key not in self.chosen:
-            self.chosen[key] = self._function(fields(name, d, causal))
+            c = self.consumers or CONSUMERS[d]
+            self.chosen[key] = self._function(fields(name, d, causal, c))
         return self.chosen[key]

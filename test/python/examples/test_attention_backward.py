@@ -46,10 +46,12 @@ class FakeCompiler:
 
     def build(self, fields):
         d, kind = fields["head_dim"], fields["kernel"]
+        w = fields["consumers"]
         entry = {"bwd_pre": f"attn_bwd_pre_d{d}", "bwd_dq": f"attn_bwd_dq_d{d}",
-                 "bwd": f"attn_bwd_d{d}_s2" + "_causal" * fields["causal"]}[kind]
-        launch = {"entry": entry, "threads": 256 if kind == "bwd" else 128,
-                  "smem_bytes": 115712 if kind == "bwd" else 0}
+                 "bwd": f"attn_bwd_d{d}_s2" + f"_w{w}" * (w > 1) + "_causal" * fields["causal"]
+                 }[kind]
+        launch = {"entry": entry, "threads": 128 * (1 + w) if kind == "bwd" else 128,
+                  "smem_bytes": 115712 if kind == "bwd" else 0, "consumers": w}
 
         def compile_cubin():
             self.built.append(entry)
@@ -103,25 +105,26 @@ def _words(launch):
     return launch[3]
 
 
-def test_three_launches_and_their_arguments(bwd_fakes, tmp_path):
+@pytest.mark.parametrize("consumers", [None, 2])
+def test_three_launches_and_their_arguments(bwd_fakes, tmp_path, consumers):
     compiler = FakeCompiler()
-    bwd = backward_api.Backward(api.Cache(tmp_path, compiler.compiler))
+    bwd = backward_api.Backward(api.Cache(tmp_path, compiler.compiler), consumers)
+    w = consumers or backward_api.CONSUMERS[128]
+    name = "attn_bwd_d128_s2" + f"_w{w}" * (w > 1) + "_causal"
     b, h, s, d = 2, 4, 1000, 128
     # o a head-dim slice of a wider tensor: read through its strides
     wide = Tensor((b, h, s, 3 * d), strides=(h * s * 3 * d, s * 3 * d, 3 * d, 1))
     q, k, v, _, lse, do = tensors(b, h, s, d)
     o = Tensor((b, h, s, d), strides=wide.stride(), ptr=wide.data_ptr())
     dq, dk, dv = bwd(q, k, v, o, lse, do, True)
-    assert sorted(compiler.built) == ["attn_bwd_d128_s2_causal", "attn_bwd_dq_d128",
-                                      "attn_bwd_pre_d128"]
+    assert sorted(compiler.built) == [name, "attn_bwd_dq_d128", "attn_bwd_pre_d128"]
     assert all(t.shape == (b, h, s, d) and t.dtype is BF16 for t in (dq, dk, dv))
     names = bwd_fakes.driver.names()
     assert not any("Synchronize" in n for n in names)
     pre, main, conv = bwd_fakes.driver.launches
-    assert [x[0] for x in (pre, main, conv)] == ["attn_bwd_pre_d128", "attn_bwd_d128_s2_causal",
-                                                 "attn_bwd_dq_d128"]
+    assert [x[0] for x in (pre, main, conv)] == ["attn_bwd_pre_d128", name, "attn_bwd_dq_d128"]
     s_pad, bh = 1024, b * h
-    assert pre[1] == (-(-bh * s_pad // 128),) and main[1] == (16 * bh,)
+    assert pre[1] == (-(-bh * s_pad // 128),) and main[1] == (-(-s // (64 * w)) * bh,)
     assert conv[1] == (-(-bh * s * d // 2 // 128),)
     assert all(x[2] == 0x5717 for x in (pre, main, conv))         # torch's stream
     lse2, delta, acc = [t for t in bwd_fakes.torch.allocated if t.dtype is F32]
@@ -172,30 +175,36 @@ def test_the_cache_keys_the_real_kernels_sources():
     b = attention.backward_kernel_for(fields("bwd", 128, False))
     c = attention.backward_kernel_for(fields("bwd", 128, True))
     assert a[0] == b[0] != c[0] and "gpu.module" in a[0]
-    assert a[1] == {"entry": "attn_bwd_d128_s2", "threads": 256,
+    assert a[1] == {"entry": "attn_bwd_d128_s2", "threads": 256, "consumers": 1,
                     "smem_bytes": 6 * 64 * 128 * 2 + 2 * 64 * 64 * 2 + 1024}  # K, V, 2 x (Q, dO), 2 dS
     pre = [attention.backward_kernel_for(fields("bwd_pre", d, True)) for d in (64, 128)]
     assert pre[0][0] != pre[1][0] and pre[0][1]["entry"] == "attn_bwd_pre_d64"
-    assert fields("bwd_pre", 64, True) == fields("bwd_pre", 64, False)   # no causal variant
+    two = attention.backward_kernel_for(fields("bwd", 128, False, 2))
+    assert two[0] != a[0] and two[1]["entry"] == "attn_bwd_d128_s2_w2" and two[1]["threads"] == 384
+    # the row kernels: one variant per head dim
+    assert fields("bwd_pre", 64, True, 2) == fields("bwd_pre", 64, False)
 
 
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
-def test_the_kernels_compile_with_the_checker_silent(d, causal):
+@pytest.mark.parametrize("consumers", [1, 2])
+def test_the_kernels_compile_with_the_checker_silent(d, causal, consumers):
     pytest.importorskip("mlir")
     import warnings
 
     from attention_parts import backward, backward_rows
     with warnings.catch_warnings():
         warnings.simplefilter("error")                   # a checker warning fails the test
-        main = backward.build(cfg=backward.BwdConfig(head_dim=d, causal=causal))
+        main = backward.build(cfg=backward.BwdConfig(head_dim=d, causal=causal,
+                                                     consumers=consumers))
         compiled = main.compile()
         debug = main.compile(debug_waits=1_000_000)
         rows = [backward_rows.preprocess(d).compile(), backward_rows.convert(d).compile()]
     assert compiled.warnings == [] and debug.warnings == []
     ptx = compiled.ptx
     assert "setmaxnreg.dec.sync.aligned.u32 \t24" in ptx
-    assert "setmaxnreg.inc.sync.aligned.u32 \t256" in ptx
+    assert f"setmaxnreg.inc.sync.aligned.u32 \t{backward.CONSUMER_REGS[consumers]}" in ptx
+    assert f".maxntid {128 * (1 + consumers)}, 1, 1" in ptx
     # per query block: S^T, dP^T (d/16 each), dV, dK (4 each), dQ (4 per 64 columns)
     assert ptx.count("wgmma.mma_async") == 2 * d // 16 + 8 + 4 * d // 64
     # dQ = dS K: both operands transposed (imm-trans-a, imm-trans-b)
