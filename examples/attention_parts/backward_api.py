@@ -60,8 +60,8 @@ def check_inputs(q, k, v, o, lse, do, causal, scale):
                          f"{(b, h, s)}")
     if lse.device != q.device:
         raise ValueError(f"lse is on {lse.device}, q on {q.device}")
-    if s > 1 and tuple(int(x) for x in lse.stride()) != (h * s, s, 1) and not (
-            b * h == 1 and int(lse.stride()[2]) == 1):
+    dense = (h * s, s, 1)            # a dimension of size 1 may have any stride
+    if any(n > 1 and int(st) != dn for n, st, dn in zip(lse.shape, lse.stride(), dense)):
         raise ValueError(f"lse must be contiguous (the forward's), its strides are "
                          f"{tuple(lse.stride())}; pass lse.contiguous()")
     if b * h * s * d // 2 >= 2 ** 31:
