@@ -1,7 +1,9 @@
 """Fill a cubin cache with the backward pass's kernels (attention.backward;
-the dK/dV kernel with one and with two consumer warpgroups) and the forward configurations ``config_for`` picks, and copy what
-bwd_run.py needs on the GPU machine (no MLIR there): runtime.py, the
-MLIR-free parts of examples/attention_parts and bwd_run.py itself.
+the dK/dV kernel with one and with two consumer warpgroups) and the
+forward configurations ``config_for`` picks, and copy what bwd_run.py
+needs on the GPU machine (no MLIR there): runtime.py, the MLIR-free parts
+of examples/attention_parts, bwd_run.py and the run.py, api_run.py it
+loads.
 
     python -m bench.attention.bwd_build OUT_DIR
 """

@@ -172,9 +172,9 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
                     slot = qp.acquire()
                     for stages, tmap in ((q_stages, "tmap_q"), (do_stages, "tmap_do")):
                         for c in range(chunks):
-                            slot.cp_async_bulk_tensor(stages, k.param(tmap), [bh, j * 64, c * CHUNK],
-                                                      box_bytes=64 * 128,
-                                                      byte_offset_in_stage=c * 64 * 128)
+                            slot.cp_async_bulk_tensor(stages, k.param(tmap),
+                                                      [bh, j * 64, c * CHUNK], box_bytes=8192,
+                                                      byte_offset_in_stage=c * 8192)
                     slot.commit(bytes=2 * tile)
                 qp.tail()
         with roles.consumers():

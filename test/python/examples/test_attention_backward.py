@@ -188,7 +188,8 @@ def test_the_cache_keys_the_real_kernels_sources():
     c = attention.backward_kernel_for(fields("bwd", 128, True))
     assert a[0] == b[0] != c[0] and "gpu.module" in a[0]
     assert a[1] == {"entry": "attn_bwd_d128_s2", "threads": 256, "consumers": 1,
-                    "smem_bytes": 6 * 64 * 128 * 2 + 2 * 64 * 64 * 2 + 1024}  # K, V, 2 x (Q, dO), 2 dS
+                    # K, V, two stages of Q and dO, two dS^T buffers, the alignment
+                    "smem_bytes": 6 * 64 * 128 * 2 + 2 * 64 * 64 * 2 + 1024}
     pre = [attention.backward_kernel_for(fields("bwd_pre", d, True)) for d in (64, 128)]
     assert pre[0][0] != pre[1][0] and pre[0][1]["entry"] == "attn_bwd_pre_d64"
     two = attention.backward_kernel_for(fields("bwd", 128, False, 2))
