@@ -52,8 +52,11 @@ on CUDA tensors [batch, heads, seq, head_dim] bf16 runs config_for's
 kernel, compiled once into a disk cache (``$MBARRIER_ATTENTION_CACHE``,
 else ``~/.cache/mbarrier-dialect/attention``; ``api.clear_cache()`` or
 removing the folder clears it), capturable in a CUDA graph; bad input is a
-ValueError before any CUDA call (attention_parts/api.py). There is no
-backward pass yet.
+ValueError before any CUDA call (attention_parts/api.py).
+``backward(q, k, v, o, lse, do, causal=False, scale=None) -> (dq, dk, dv)``
+is the backward pass with the forward's lse: a preprocess row kernel, the
+warp-specialized dK/dV kernel (dQ by fp32 atomics) and a convert kernel
+(attention_parts/backward*.py), cached and checked the same way.
 
 docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks
 through the protocol; bench/attention/ measures it against torch
@@ -68,6 +71,7 @@ import os
 from mlir.dialects import llvm
 
 from attention_parts import api, mma, schedule, softmax as sm  # noqa: E402
+from attention_parts import backward as bwd, backward_api, backward_rows as bwd_rows  # noqa: E402
 from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
                                       last_turn)
 from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
@@ -330,9 +334,38 @@ def forward(q, k, v, causal: bool = False, scale: float | None = None):
     return _forward(q, k, v, causal, scale)
 
 
-def _compiler() -> api.Compiler:
+def _compiler(build=None) -> api.Compiler:
     from mbarrier_dialect.versions import version_report
-    return api.Compiler(kernel_for, lambda: version_report("attention"))
+    return api.Compiler(build or kernel_for, lambda: version_report("attention"))
+
+
+_backward = None
+
+
+def backward(q, k, v, o, lse, do, causal: bool = False, scale: float | None = None):
+    """(dQ, dK, dV) bf16 [b, h, s, d] of the attention whose forward gave
+    (o, lse) on q, k, v, for the output gradient do (bf16 [b, h, s, d]);
+    the three kernels of attention_parts/backward*.py, compiled once into
+    forward's disk cache; backward_api.py says what it refuses."""
+    global _backward
+    if _backward is None:
+        _backward = backward_api.Backward(api.Cache(compiler=_compiler(backward_kernel_for)))
+    return _backward(q, k, v, o, lse, do, causal, scale)
+
+
+def backward_kernel_for(fields: dict):
+    """kernel_for of the backward's three kernels (backward_api.fields)."""
+    kind, d = fields["kernel"], fields["head_dim"]
+    consumers = fields.get("consumers", 1)
+    if kind == "bwd":
+        cfg = bwd.BwdConfig(head_dim=d, causal=fields["causal"], consumers=consumers)
+        kernel, threads, smem = bwd.build(cfg=cfg), cfg.threads, cfg.smem_bytes
+    else:
+        kernel = (bwd_rows.preprocess if kind == "bwd_pre" else bwd_rows.convert)(d)
+        threads, smem = bwd_rows.THREADS, 0
+    launch = {"entry": kernel.name, "threads": threads, "smem_bytes": smem,
+              "consumers": consumers}
+    return str(kernel.module), launch, lambda: kernel.compile().cubin
 
 
 def _tile(cfg, bh, q_tile, n_q, seq_len):

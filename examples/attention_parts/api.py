@@ -110,6 +110,21 @@ def view3(name: str, t) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     return (b * h, s, d), (2 * fold, 2 * ss, 2)
 
 
+def check_tensor(name: str, t, dtype: str = "bfloat16", rank: int = 4) -> None:
+    """A ValueError naming `name` unless `t` is a torch tensor of `dtype` on
+    a CUDA device, of `rank` dimensions ([batch, heads, seq, head_dim] for 4)."""
+    for attr in ("shape", "dtype", "device", "stride", "data_ptr"):
+        if not hasattr(t, attr):
+            raise ValueError(f"{name} must be a torch tensor, got {type(t).__name__}")
+    if str(t.dtype) != f"torch.{dtype}":
+        raise ValueError(f"{name} must be torch.{dtype}, got {t.dtype}")
+    if getattr(t.device, "type", None) != "cuda":
+        raise ValueError(f"{name} must be on a CUDA device, it is on {t.device}")
+    if len(t.shape) != rank:
+        what = "[batch, heads, seq, head_dim]" if rank == 4 else "[batch, heads, seq]"
+        raise ValueError(f"{name} must be {what}, got shape {tuple(t.shape)}")
+
+
 def check_inputs(q, k, v, causal, scale) -> tuple[int, int, int, int, float]:
     """(batch, heads, seq, head_dim, scale) of a valid call; else a
     ValueError naming what is wrong, before any CUDA call."""
@@ -122,16 +137,7 @@ def _checked(q, k, v, causal, scale):
         raise ValueError(f"causal is a bool, got {type(causal).__name__}")
     tensors = {"q": q, "k": k, "v": v}
     for name, t in tensors.items():
-        for attr in ("shape", "dtype", "device", "stride", "data_ptr"):
-            if not hasattr(t, attr):
-                raise ValueError(f"{name} must be a torch tensor, got {type(t).__name__}")
-        if str(t.dtype) != "torch.bfloat16":
-            raise ValueError(f"{name} must be torch.bfloat16, got {t.dtype}")
-        if getattr(t.device, "type", None) != "cuda":
-            raise ValueError(f"{name} must be on a CUDA device, it is on {t.device}")
-        if len(t.shape) != 4:
-            raise ValueError(f"{name} must be [batch, heads, seq, head_dim], got shape "
-                             f"{tuple(t.shape)}")
+        check_tensor(name, t)
     for name in ("k", "v"):
         if tuple(tensors[name].shape) != tuple(q.shape):
             raise ValueError(f"{name} has shape {tuple(tensors[name].shape)}, q "

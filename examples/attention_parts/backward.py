@@ -1,0 +1,374 @@
+"""The dK/dV kernel of the attention backward pass (FlashAttention-2/3's
+shape), every barrier a dialect op:
+
+    P = exp2(S scale_log2 - lse2),  dP = dO V^T,  dS = P (dP - D)
+    dV = P^T dO,  dK = scale dS^T Q,  dQ += dS K   (fp32 atomics)
+
+with ``lse2 = lse log2 e`` and ``D = rowsum(dO O)`` from the preprocess
+kernel (backward_rows.py), both padded to a whole number of query blocks
+per batch x head (padding rows: lse2 = +inf, D = 0, so their P and dS are
+exactly 0 and no query-row mask is needed).
+
+One CTA per (key/value block of 64 x ``consumers`` rows, batch x head),
+1 + ``consumers`` warpgroups:
+
+* warpgroup 0, the **producer** (``setmaxnreg.dec 24``): one thread loads
+  the K and V blocks once (a ``TMABar``), then for each query block of
+  BM = 64 rows acquires a stage of the Q/dO ring (one ``lang.Pipeline``
+  whose stage holds both tiles, released by every consumer warpgroup),
+  starts the TMA copies of Q and dO into it and commits it with their
+  bytes; ``tail()`` before it exits. Causal: the query blocks from the one
+  holding the block's first key on (the others see none of its keys).
+* warpgroups 1.., the **consumers** (``setmaxnreg.inc``: CONSUMER_REGS),
+  64 keys each, all on the same Q/dO stages: per
+  query block, S^T = K Q^T and dP^T = V dO^T (SS wgmma, both K-major, one
+  group each), P^T and dS^T in registers (masked: keys past seq, and
+  causal keys after the query), dV += P^T dO and dK += dS^T Q (RS wgmma: the
+  S^T accumulator fragment is the A fragment, dO and Q MN-major B through
+  ``imm-trans-b``), dS^T written to a shared buffer (two, alternating) in
+  the 128-byte swizzle, ``fence.proxy.async``, the warpgroup meets on its
+  own named barrier, dQ_j = dS K (SS wgmma, both operands MN-major:
+  ``imm-trans-a`` and ``imm-trans-b``), ``wait_group 0``, release the
+  stage, fp32 atomic adds of dQ_j into dq_accum. At the end dK is scaled
+  and dK, dV stored (rows below seq).
+
+Why atomics for dQ (FA2's and FA3's choice) rather than a separate dQ
+kernel: a dQ kernel recomputes S and dP (two more of the five GEMMs, 40%
+more tensor work) to avoid the adds; the adds are 64 x D per (key block,
+query block) against the 5 x 64 x 64 x D multiply-adds of that step, and
+they go to L2 (``atom.global.add.f32``, the result unused). The two dS buffers let
+one named-barrier meeting per block suffice: the dS of block j + 2 is
+written after every warp passed block j + 1's meeting, i.e. after its
+``wait_group 0`` on block j's dQ GEMM.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from mlir import ir
+from mlir.dialects import llvm, nvvm
+
+from gemm_parts.wgmma import smem_address, wgmma, wgmma_descriptor
+from mbarrier_dialect import lang
+from mbarrier_dialect.lang import (Kernel, Pipeline, TMABar, WarpgroupRoles, byte_offset,
+                                   if_then)
+from mbarrier_dialect.lang.pipeline import StageBuffer
+
+from . import mma, softmax as sm
+from .consumer import by_warpgroup
+
+CHUNK = 64
+PRODUCER_REGS = 24
+# setmaxnreg of a consumer warpgroup: one consumer (256 threads, launched
+# with 255 registers) takes all it can; two (384 threads, launched with 168)
+# take 240, the producer's 24 besides.
+CONSUMER_REGS = {1: 256, 2: 240}
+SWIZZLE_ALIGN = 1024
+DS_BYTES = 64 * 64 * 2          # one dS^T buffer: 64 keys x 64 queries, bf16
+
+
+@dataclasses.dataclass(frozen=True)
+class BwdConfig:
+    head_dim: int = 128
+    causal: bool = False
+    stages: int = 2             # depth of the Q/dO ring
+    block_m: int = 64           # query rows per block (fixed: one m64 wgmma of dQ)
+    consumers: int = 1          # consumer warpgroups, 64 keys each (the CTA's block: 64 x this)
+
+    def __post_init__(self):
+        if not isinstance(self.causal, bool):
+            raise TypeError(f"causal is a bool (a build-time choice), got "
+                            f"{type(self.causal).__name__}")
+        if self.head_dim not in (64, 128):
+            raise ValueError(f"head_dim is 64 or 128, got {self.head_dim}")
+        if isinstance(self.consumers, bool) or self.consumers not in (1, 2):
+            raise ValueError(f"consumers is 1 or 2 (warpgroups of 64 keys), got "
+                             f"{self.consumers!r}")
+        if isinstance(self.stages, bool) or not isinstance(self.stages, int) \
+                or not 1 <= self.stages <= 4:
+            raise ValueError(f"stages is 1 to 4, got {self.stages!r}")
+
+    @property
+    def block_n(self) -> int:        # keys per CTA
+        return 64 * self.consumers
+
+    @property
+    def threads(self) -> int:
+        return 128 * (1 + self.consumers)
+
+    @property
+    def tile_bytes(self) -> int:     # one 64-row tile of Q, dO, K or V
+        return 64 * self.head_dim * 2
+
+    @property
+    def smem_bytes(self) -> int:
+        c = self.consumers
+        return (2 * c + 2 * self.stages) * self.tile_bytes + 2 * c * DS_BYTES + SWIZZLE_ALIGN
+
+    @property
+    def name(self) -> str:
+        c = "_causal" if self.causal else ""
+        w = f"_w{self.consumers}" if self.consumers > 1 else ""
+        return f"attn_bwd_d{self.head_dim}_s{self.stages}{w}{c}"
+
+
+PARAMS = [("tmap_q", "ptr"), ("tmap_k", "ptr"), ("tmap_v", "ptr"), ("tmap_do", "ptr"),
+          ("dq_accum", "ptr"), ("dk", "ptr"), ("dv", "ptr"), ("lse2", "ptr"), ("delta", "ptr"),
+          ("seq", "i32"), ("scale_log2", "f32"), ("scale", "f32")]
+
+
+def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | None = None,
+          name: str | None = None, **overrides) -> Kernel:
+    """The kernel ``attn_bwd(tmap_q, tmap_k, tmap_v, tmap_do, dq_accum, dk,
+    dv, lse2, delta, seq, scale_log2, scale)``: tensor maps of [batch*heads,
+    seq, head_dim] bf16 with (1, 64, 64) boxes, 128-byte swizzle; dq_accum
+    f32 [batch*heads, seq_pad, head_dim] (zeroed; seq_pad = seq rounded up
+    to 64), lse2 and delta f32 [batch*heads, seq_pad]; dk, dv bf16
+    [batch*heads, seq, head_dim]. Launch with ``grid(batch*heads, seq,
+    cfg.consumers)``. Shared memory: the K tiles of the consumer warpgroups
+    (64 rows each), their V tiles, the Q stages, the dO stages, two dS^T
+    buffers per consumer."""
+    cfg = dataclasses.replace(cfg or BwdConfig(), **overrides)
+    D, S, C = cfg.head_dim, cfg.stages, cfg.consumers
+    chunks = D // CHUNK
+    tile = cfg.tile_bytes
+    with Kernel(name or cfg.name, block=cfg.threads, grid=grid(batch * heads, seq, C),
+                chip="sm_90a", params=PARAMS) as k:
+        pool = k.smem_pool()
+        kv_full = TMABar(pool, 1)                  # K and V landed (one phase)
+        qdo_pipe = Pipeline(pool, S, kind="tma", consumers=C)
+        meets = [k.named_barrier(threads=128) for _ in range(C)]   # a warpgroup's dS written
+        pool.commit()
+        base = pool.dynamic(align=SWIZZLE_ALIGN)
+        q_stages = StageBuffer(byte_offset(base, 2 * C * tile), (S, 64 * D), "bf16")
+        do_stages = StageBuffer(byte_offset(base, (2 * C + S) * tile), (S, 64 * D), "bf16")
+        k.prologue({kv_full: 1}, pipes=[qdo_pipe])
+
+        seq_len = k.param("seq")
+        n_kv = (seq_len + (cfg.block_n - 1)) // cfg.block_n
+        n_q = (seq_len + 63) // 64
+        bid = k.block_rank()
+        bh, kv_tile = bid // n_kv, bid % n_kv
+        n0 = kv_tile * cfg.block_n
+        # causal: the query blocks from the one of the CTA's first key on
+        first = kv_tile * C if cfg.causal else lang.const(0)
+
+        roles = WarpgroupRoles(k, PRODUCER_REGS, CONSUMER_REGS[C])
+        tid = roles.tid
+        with roles.producer():
+            with if_then(tid == 0):
+                for t in ("tmap_q", "tmap_k", "tmap_v", "tmap_do"):
+                    lang.prefetch_tensormap(k.param(t))
+                kv_full.arrive(0, tx_count=2 * C * tile)
+                for which, tmap in ((0, "tmap_k"), (1, "tmap_v")):
+                    for g in range(C):
+                        for c in range(chunks):
+                            dst = pool.view(byte_offset(base, (which * C + g) * tile + c * 8192),
+                                            (64, CHUNK), "bf16", align=SWIZZLE_ALIGN)
+                            lang.cp_async_bulk_tensor(dst, k.param(tmap),
+                                                      [bh, n0 + g * 64, c * CHUNK], bar=kv_full)
+                qp = qdo_pipe.producer()
+                for j in lang.range(first, n_q, carry=[qp]):
+                    slot = qp.acquire()
+                    for stages, tmap in ((q_stages, "tmap_q"), (do_stages, "tmap_do")):
+                        for c in range(chunks):
+                            slot.cp_async_bulk_tensor(stages, k.param(tmap),
+                                                      [bh, j * 64, c * CHUNK], box_bytes=8192,
+                                                      byte_offset_in_stage=c * 8192)
+                    slot.commit(bytes=2 * tile)
+                qp.tail()
+        with roles.consumers():
+            wtid = tid % 128
+            cw = roles.warpgroup - 1
+            w = _Warpgroup(cw, wtid, n0 + cw * 64, smem_address(base) + cw * tile,
+                           smem_address(base) + (C + cw) * tile,
+                           byte_offset(base, (2 * C + 2 * S) * tile), meets)
+            kv_full.wait(0, 0)
+            qc = qdo_pipe.consumer()
+            acc = llvm.mlir_zero(mma.acc_type(D))
+            loop = lang.range(first, n_q, carry=[qc, acc, acc])
+            for j in loop:
+                _, dv, dk = loop.carry
+                dv, dk = _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk)
+                loop.next(qc, dv, dk)
+            _, dv, dk = loop.results
+            scale = k.param("scale")
+            dk_vals = [sm.fmul(x, scale) for x in mma.unpack(dk, D)]
+            for vals, out in ((mma.unpack(dv, D), "dv"), (dk_vals, "dk")):
+                _store_rows(k, D, vals, k.param(out), wtid, bh, w.n0, seq_len)
+    k.config = cfg  # type: ignore[attr-defined]
+    return k
+
+
+def grid(batch_heads: int, seq: int, consumers: int = 1) -> int:
+    """CTAs: one per (key block of 64 x consumers rows, batch x head)."""
+    return -(-seq // (64 * consumers)) * batch_heads
+
+
+@dataclasses.dataclass
+class _Warpgroup:
+    """A consumer warpgroup's part: its index, thread, first key, the shared
+    addresses of its K and V tiles, the CTA's dS buffers (two per warpgroup)
+    and the named barriers (one per warpgroup)."""
+    cw: object
+    wtid: object
+    n0: object
+    k_addr: object
+    v_addr: object
+    ds_base: object
+    meets: list
+
+    def ds_ptr(self, j):
+        """This warpgroup's dS buffer of query block j (two alternate)."""
+        return byte_offset(self.ds_base, (self.cw * 2 + j % 2) * DS_BYTES)
+
+    def meet(self) -> None:
+        """The warpgroup's 128 threads meet on its own named barrier."""
+        def sync(g):
+            self.meets[g].sync()
+            return []
+        by_warpgroup(self.cw, len(self.meets), sync)
+
+
+def _frag_rows(wtid):
+    """The two accumulator rows (halves 0, 1) of this thread, relative."""
+    warp, lane = wtid // 32, wtid % 32
+    return [warp * 16 + lane // 4 + 8 * h for h in (0, 1)]
+
+
+def _ss(acc_n, a_addr, b_addr, D):
+    """A B^T of two 64-row K-major tiles (64-column chunks 64 x 128 bytes
+    apart), m64n64, one group."""
+    nvvm.WgmmaFenceAlignedOp()
+    acc = llvm.mlir_zero(mma.acc_type(acc_n))
+    for kk in range(D // 16):
+        c, s = divmod(kk, 4)
+        acc = mma.wgmma_ss(acc, wgmma_descriptor(a_addr + c * 8192) + 2 * s,
+                           wgmma_descriptor(b_addr + c * 8192) + 2 * s, acc_n, zero=kk == 0)
+    nvvm.WgmmaGroupSyncAlignedOp()
+    return acc
+
+
+def _rs(acc, frags, b_addr, D):
+    """acc += A B, A (64 x 64) from registers, B a 64-row tile MN-major."""
+    nvvm.WgmmaFenceAlignedOp()
+    for kk in range(4):
+        acc = mma.wgmma_rs_tn(acc, frags[kk], mma.mn_major_descriptor(b_addr + kk * 2048, 8192), D)
+    nvvm.WgmmaGroupSyncAlignedOp()
+    return acc
+
+
+def _columns(k, ptr_name, bh, q0, seq_pad, lane):
+    """The 16 f32 of a padded per-query array (lse2 or delta) at this
+    thread's accumulator columns 8 i + 2 (l % 4) + e of query block q0,
+    as a list indexed 2 i + e."""
+    f32 = ir.F32Type.get()
+    v2 = ir.VectorType.get([2], f32)
+    row = bh.to("i64") * seq_pad.to("i64") + (q0 + (lane % 4) * 2).to("i64")
+    out = []
+    for i in range(8):
+        p = k.element_ptr(k.param(ptr_name), row + 8 * i, f32)
+        v = llvm.LoadOp(v2, p, alignment=8).res
+        for e in (0, 1):
+            out.append(llvm.ExtractElementOp(v, lang.const(e)).res)
+    return out
+
+
+def _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk):
+    D, wtid, n0 = cfg.head_dim, w.wtid, w.n0
+    lane = wtid % 32
+    q0 = j * 64
+    seq_pad = (seq_len + 63) // 64 * 64
+    k_addr, v_addr = w.k_addr, w.v_addr
+    lse2 = _columns(k, "lse2", bh, q0, seq_pad, lane)
+    delta = _columns(k, "delta", bh, q0, seq_pad, lane)
+    slot = qc.wait()                               # Q_j and dO_j landed
+    q_addr = smem_address(slot.stage_ptr(q_stages))
+    do_addr = smem_address(slot.stage_ptr(do_stages))
+    s_acc = _ss(64, k_addr, q_addr, D)             # S^T = K Q^T
+    dp_acc = _ss(64, v_addr, do_addr, D)           # dP^T = V dO^T
+    nvvm.WgmmaWaitGroupSyncOp(0)
+    s, dp = mma.unpack(s_acc, 64), mma.unpack(dp_acc, 64)
+    rows = [n0 + r for r in _frag_rows(wtid)]     # the keys of row halves 0, 1
+    ninf = sm.fconst(float("-inf"))
+    scale_log2 = k.param("scale_log2")
+    p, ds = [], []
+    for jj, x in enumerate(s):
+        h, col = (jj // 2) % 2, 2 * (jj // 4) + jj % 2
+        qrow = q0 + (lane % 4) * 2 + 8 * (jj // 4) + jj % 2
+        keep = rows[h] < seq_len
+        if cfg.causal:
+            keep = keep & (rows[h] <= qrow)
+        x = sm.fma(x, scale_log2, sm.fmul(lse2[col], sm.fconst(-1.0)))
+        pj = sm.exp2(lang.select(keep, lang.wrap(x), lang.wrap(ninf)))
+        p.append(pj)
+        ds.append(sm.fmul(pj, llvm.FSubOp(dp[jj], delta[col]).res))
+    p_frags, ds_frags = mma.a_fragments(p), mma.a_fragments(ds)
+    ds_ptr = w.ds_ptr(j)
+    _store_ds(ds, ds_ptr, wtid)
+    lang.fence_proxy_async()                       # my dS writes, before the async proxy reads
+    w.meet()                                       # the warpgroup's dS is written
+    dv = _rs(dv, p_frags, do_addr, D)              # dV += P^T dO
+    dk = _rs(dk, ds_frags, q_addr, D)              # dK += dS^T Q
+    ds_addr = smem_address(ds_ptr)
+    for half in range(D // 64):                    # dQ_j = dS K, 64 columns at a time
+        dq = _dq_half(ds_addr, k_addr + half * 8192)
+        nvvm.WgmmaWaitGroupSyncOp(0)
+        if half == D // 64 - 1:
+            slot.release(pred=wtid == 0)           # Q_j, dO_j read by every GEMM
+        _add_dq(k, D, mma.unpack(dq, 64), wtid, bh, q0, seq_pad, half * 64)
+    return dv, dk
+
+
+def _dq_half(ds_addr, k_addr):
+    """dS K for 64 columns of the head dim: m64n64k16 x 4, both operands
+    MN-major (dS^T keys x queries, K keys x head dim), one group."""
+    nvvm.WgmmaFenceAlignedOp()
+    dq = llvm.mlir_zero(mma.acc_type(64))
+    for kk in range(4):
+        dq = wgmma(dq, mma.mn_major_descriptor(ds_addr + kk * 2048, 8192),
+                   mma.mn_major_descriptor(k_addr + kk * 2048, 8192), 64,
+                   accumulate=kk > 0, a_major="MN", b_major="MN")
+    nvvm.WgmmaGroupSyncAlignedOp()
+    return dq
+
+
+def _store_ds(ds, ds_ptr, wtid) -> None:
+    """dS^T (keys x queries, queries contiguous) in bf16, 128-byte swizzled:
+    the 16-byte chunk c of key row r at c ^ (r % 8) (r % 8 is lane / 4)."""
+    lane = wtid % 32
+    swz = lane // 4
+    for h, r in enumerate(_frag_rows(wtid)):
+        for i in range(8):
+            v = mma.bf16x2(ds[4 * i + 2 * h], ds[4 * i + 2 * h + 1])
+            offset = r * 128 + (swz ^ i) * 16 + (lane % 4) * 4
+            llvm.StoreOp(v, byte_offset(ds_ptr, offset), alignment=4)
+
+
+def _add_dq(k, D, vals, wtid, bh, q0, seq_pad, col0) -> None:
+    """dq_accum[bh, q0 + row, col0 + col] += 64 columns of dQ_j
+    (``atom.global.add.f32``, the result unused)."""
+    f32 = ir.F32Type.get()
+    lane = wtid % 32
+    for h, r in enumerate(_frag_rows(wtid)):
+        row = (bh.to("i64") * seq_pad.to("i64") + (q0 + r).to("i64")) * D
+        for jj in range(8):
+            for e in (0, 1):
+                col = col0 + 8 * jj + (lane % 4) * 2 + e
+                p = k.element_ptr(k.param("dq_accum"), row + col, f32)
+                llvm.AtomicRMWOp(llvm.AtomicBinOp.fadd, p, vals[4 * jj + 2 * h + e],
+                                 llvm.AtomicOrdering.monotonic)
+
+
+def _store_rows(k, D, vals, out, wtid, bh, n0, seq_len) -> None:
+    """bf16 rows n0 + row of [bh, seq, D] `out`, those below seq."""
+    bf16 = ir.BF16Type.get()
+    lane = wtid % 32
+    for h, r in enumerate(_frag_rows(wtid)):
+        with if_then(n0 + r < seq_len):
+            row_ptr = k.element_ptr(out, (bh.to("i64") * seq_len.to("i64") + (n0 + r).to("i64"))
+                                    * D, bf16)
+            for jj in range(D // 8):
+                v = mma.bf16x2(vals[4 * jj + 2 * h], vals[4 * jj + 2 * h + 1])
+                llvm.StoreOp(v, k.element_ptr(row_ptr, 8 * jj + (lane % 4) * 2, bf16),
+                             alignment=4)
