@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The cost of the synchronization checker (mbarrier-check-sync) against the
-size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, and
-the GEMM of examples/gemm.py (both cluster forms).
+size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, the
+GEMM of examples/gemm.py (both cluster forms) and, with `--examples`, every
+configuration of examples/gemm.py and examples/attention.py.
 
     python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
-                                    [--dataflow] [--nested]
+                                    [--dataflow] [--nested] [--examples] [--only REGEX]
 
 Two generated shapes, each checked silent (no diagnostic) before it is timed:
 
@@ -17,12 +18,19 @@ Two generated shapes, each checked silent (no diagnostic) before it is timed:
   own barrier group (thread 0 initializes, a CTA barrier, warp 1 arrives,
   every thread waits): the number of barriers grows with the kernel.
 
+`--examples` times every configuration that bench/gemm/build.py and
+bench/attention/build.py build (their CONFIGS: the examples' configurations
+that the GPU benchmarks run), named `gemm:NAME` and `attention:NAME`, and
+prints the slowest of each.
+
 `--nested` adds the inputs that bound the checker's walks rather than its
 size: `loops_D`, D nested scf.for of 60 constant trips around a bar.sync of
 the whole CTA (60^D trips: the protocol model stops at its work budget, with
-a remark, instead of unrolling the product), and `ifs_D`, D nested scf.if on
-the thread id each holding a bar.sync of its warps' count. These may draw
-the budget remark and nothing else.
+a remark, instead of unrolling the product); `rtloops_D`, D nested scf.for
+of a run-time trip count (a kernel parameter) around a bar.sync (the path
+analyses walk a loop's body until its state repeats); and `ifs_D`, D nested
+scf.if on the thread id each holding a bar.sync of its warps' count. These
+may draw the budget remark and nothing else.
 
 Each kernel is lowered by mbarrier-lower-pipes first (the checker sees
 pipes so in mbarrier-to-ptx), then mbarrier-check-sync runs in this process
@@ -44,6 +52,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import warnings
@@ -142,10 +151,28 @@ def groups_kernel(units: int) -> str:
 
 def gemm_kernel(cluster: int) -> str:
     import gemm  # examples/gemm.py (bench/__init__.py puts examples/ on the path)
+    return module_text(gemm.build, gemm.Config(bn=256, cluster=cluster))
+
+
+def module_text(build, cfg) -> str:
+    """The module an example's `build(cfg=...)` makes, as text (the
+    checker's warnings of its own compile() are not asked for here)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        kernel = gemm.build(cfg=gemm.Config(bn=256, cluster=cluster))
-    return str(kernel.module)
+        return str(build(cfg=cfg).module)
+
+
+def example_configs():
+    """(name, build, cfg) for every configuration of examples/gemm.py and
+    examples/attention.py that the GPU benchmarks build."""
+    import attention
+    import gemm
+    from bench.attention.build import CONFIGS as ATTENTION
+    from bench.gemm.build import CONFIGS as GEMM
+    for name, cfg in GEMM.items():
+        yield f"gemm:{name}", gemm.build, cfg
+    for name, cfg in ATTENTION.items():
+        yield f"attention:{name}", attention.build, cfg
 
 
 def nested_loops_kernel(depth: int, trips: int = 60) -> str:
@@ -184,15 +211,11 @@ def nested_ifs_kernel(depth: int) -> str:
     return "\n".join(lines)
 
 
-def attention_kernel(pingpong: bool) -> str:
-    """The attention example's module (head_dim 128, block_m 128), as
-    examples/attention.py builds it."""
-    import attention
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        kernel = attention.build(cfg=attention.Config(head_dim=128, block_m=128,
-                                                      pingpong=pingpong))
-    return str(kernel.module)
+def runtime_loops_kernel(depth: int) -> str:
+    """`depth` nested loops of `%n` trips (a kernel parameter) around a
+    bar.sync of the whole CTA (64 threads)."""
+    return nested_loops_kernel(depth).replace("func.func @k()", "func.func @k(%n: index)") \
+        .replace("to %cn step", "to %n step")
 
 
 def lowered(text: str) -> str:
@@ -264,35 +287,52 @@ def main() -> int:
     parser.add_argument("--dataflow", action="store_true",
                         help="also time MLIR's integer range analysis on each kernel")
     parser.add_argument("--nested", action="store_true",
-                        help="also time nested loops and conditions, and the attention example")
+                        help="also time nested loops and conditions")
+    parser.add_argument("--examples", action="store_true",
+                        help="also time every configuration of the GEMM and attention examples")
+    parser.add_argument("--only", default=None,
+                        help="time only the kernels whose name matches this regex")
     args = parser.parse_args()
-    rows = []
+    wanted = (lambda name: re.search(args.only, name)) if args.only else (lambda name: True)
+    kernels = []  # (name, text or a function that makes it, budget remark allowed)
     for size in args.sizes:
         # ~15 ops per ring unit, units a multiple of 2 * DEPTH; ~11 per group.
         units = max(2 * DEPTH, round(size / 15 / (2 * DEPTH)) * 2 * DEPTH)
-        rows.append(measure(f"ring_{size}", ring_kernel(units), args.runs, args.dataflow))
-        rows.append(measure(f"groups_{size}", groups_kernel(max(1, round(size / 11))), args.runs,
-                            args.dataflow))
+        kernels.append((f"ring_{size}", lambda units=units: ring_kernel(units), False))
+        kernels.append((f"groups_{size}", lambda size=size: groups_kernel(max(1, round(size / 11))),
+                        False))
     for cluster in (1, 2):
-        rows.append(measure(f"gemm_cluster{cluster}", gemm_kernel(cluster), args.runs, args.dataflow))
+        kernels.append((f"gemm_cluster{cluster}", lambda c=cluster: gemm_kernel(c), False))
     if args.nested:
-        for pingpong in (False, True):
-            rows.append(measure(f"attention{'_pp' if pingpong else ''}",
-                                attention_kernel(pingpong), args.runs))
         for depth in (2, 3, 5):
-            rows.append(measure(f"loops_{depth}", nested_loops_kernel(depth), args.runs,
-                                allow_remarks=True))
+            kernels.append((f"loops_{depth}", lambda d=depth: nested_loops_kernel(d), True))
+        for depth in (8, 16, 20):
+            kernels.append((f"rtloops_{depth}", lambda d=depth: runtime_loops_kernel(d), True))
         for depth in (8, 24):
-            rows.append(measure(f"ifs_{depth}", nested_ifs_kernel(depth), args.runs,
-                                allow_remarks=True))
+            kernels.append((f"ifs_{depth}", lambda d=depth: nested_ifs_kernel(d), True))
+    if args.examples:
+        for name, build, cfg in example_configs():
+            kernels.append((name, lambda b=build, c=cfg: module_text(b, c), False))
+    rows = []
+    for name, make, allow_remarks in kernels:
+        if wanted(name):
+            rows.append(measure(name, make(), args.runs, args.dataflow and not allow_remarks,
+                                allow_remarks))
     extra = f" {'ranges (s)':>10} {'ratio':>6}" if args.dataflow else ""
-    print(f"{'kernel':>16} {'ops':>8} {'cpu (s)':>9} {'cpu us/op':>10} {'wall (s)':>9}{extra}")
+    width = max([16] + [len(row["kernel"]) for row in rows])
+    print(f"{'kernel':>{width}} {'ops':>8} {'cpu (s)':>9} {'cpu us/op':>10} {'wall (s)':>9}{extra}")
     for row in rows:
         extra = ""
-        if args.dataflow:
+        if "ranges_cpu_s" in row:
             extra = f" {row['ranges_cpu_s']:>10.4f} {row['ranges_cpu_s'] / row['cpu_s']:>6.2f}"
-        print(f"{row['kernel']:>16} {row['ops']:>8} {row['cpu_s']:>9.4f} "
+        print(f"{row['kernel']:>{width}} {row['ops']:>8} {row['cpu_s']:>9.4f} "
               f"{row['cpu_us_per_op']:>10.1f} {row['wall_s']:>9.4f}{extra}")
+    for example in ("gemm", "attention"):
+        mine = [row for row in rows if row["kernel"].startswith(example + ":")]
+        if mine:
+            worst = max(mine, key=lambda row: row["cpu_s"])
+            print(f"{example}: {len(mine)} configurations, the slowest {worst['kernel']} "
+                  f"({worst['cpu_s']:.4f} s CPU)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

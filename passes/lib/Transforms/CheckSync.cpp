@@ -16,6 +16,12 @@
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 #include "mbarrier/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
+#include <chrono>
+
+#define DEBUG_TYPE "mbarrier-check-sync-cost"
+
 namespace mlir::mbarrier {
 #define GEN_PASS_DEF_MBARRIERCHECKSYNC
 #include "mbarrier/Transforms/Passes.h.inc"
@@ -56,18 +62,33 @@ struct MBarrierCheckSyncPass
       Operation *inlined = inlineCallees(fn);
       FunctionOpInterface target =
           inlined ? cast<FunctionOpInterface>(inlined) : fn;
-      SPMDModel model(target);
+      // `-debug-only=mbarrier-check-sync-cost`: the time of each family.
+      auto start = std::chrono::steady_clock::now();
+      auto timed = [&](const char *name, auto &&check) {
+        check();
+        LLVM_DEBUG({
+          auto now = std::chrono::steady_clock::now();
+          llvm::dbgs() << "mbarrier-check-sync cost: " << name << " "
+                       << std::chrono::duration<double, std::milli>(now - start)
+                              .count()
+                       << " ms\n";
+          start = now;
+        });
+      };
+      std::optional<SPMDModel> built;
+      timed("SPMDModel", [&] { built.emplace(target); });
+      SPMDModel &model = *built;
       Reporter out;
-      checkLifetime(target, model, out);
-      checkCounts(target, model, out);
-      checkMemoryOrder(target, model, out);
-      checkInit(target, model, out);
-      checkRanks(target, model, out);
-      checkStagingBuffers(target, model, out);
-      checkWgmmaRelease(target, model, out);
-      checkNamedBarriers(target, model, out);
-      checkDeadlock(target, model, out);
-      checkWarpSync(target, model, out);
+      timed("lifetime", [&] { checkLifetime(target, model, out); });
+      timed("counts", [&] { checkCounts(target, model, out); });
+      timed("memory-order", [&] { checkMemoryOrder(target, model, out); });
+      timed("init", [&] { checkInit(target, model, out); });
+      timed("ranks", [&] { checkRanks(target, model, out); });
+      timed("staging-buffers", [&] { checkStagingBuffers(target, model, out); });
+      timed("wgmma-release", [&] { checkWgmmaRelease(target, model, out); });
+      timed("named-barriers", [&] { checkNamedBarriers(target, model, out); });
+      timed("deadlock", [&] { checkDeadlock(target, model, out); });
+      timed("warp-sync", [&] { checkWarpSync(target, model, out); });
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

@@ -25,8 +25,6 @@
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -48,8 +46,8 @@ Operation *counting::contextOf(Operation *op, Operation *fn) {
 }
 
 std::optional<Copy> counting::copyOf(Operation *op) {
-  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
-    return Copy{copy.getMbar(), copy.getSize(), copy.getMulticastMask()};
+  if (std::optional<BulkLoad> copy = bulkLoadOf(op))
+    return Copy{copy->mbar, copy->size, copy->multicastMask};
   return std::nullopt;
 }
 

@@ -22,8 +22,6 @@
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -31,15 +29,6 @@ using namespace mlir::mbarrier::checksync;
 using Severity = Reporter::Severity;
 
 namespace {
-
-/// A store into the executing CTA's own shared memory (`.shared::cta`).
-bool isLocalSharedStore(Operation *op) {
-  if (auto store = dyn_cast<LLVM::StoreOp>(op))
-    if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(store.getAddr().getType()))
-      return ptr.getAddressSpace() ==
-             static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
-  return false;
-}
 
 /// `mbarrier.fence_release shared_cta`: orders only the thread's accesses
 /// to its own CTA's shared memory.

@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -33,9 +32,7 @@ bool readsBlockId(Value v, unsigned *work) {
   Operation *def = v.getDefiningOp();
   if (!def || ++*work > 64)
     return false;
-  SpecialReg reg = specialRegisterOf(def);
-  if (reg == SpecialReg::CtaIdX || reg == SpecialReg::CtaIdY ||
-      reg == SpecialReg::CtaIdZ || isa<gpu::BlockIdOp>(def))
+  if (isGridCtaId(def))
     return true;
   return llvm::any_of(def->getOperands(),
                       [&](Value operand) { return readsBlockId(operand, work); });

@@ -47,10 +47,15 @@ struct Pending {
   enum class Group { Open, Committed, Mixed } group = Group::Open;
   /// The groups committed after its own, over the paths.
   int64_t newerMin = 0, newerMax = 0;
+  bool operator==(const Pending &o) const {
+    return store == o.store && certain == o.certain && group == o.group &&
+           newerMin == o.newerMin && newerMax == o.newerMax;
+  }
 };
 
 struct State {
   SmallVector<Pending, 4> pending;
+  bool operator==(const State &o) const { return pending == o.pending; }
 
   Pending *find(Operation *store) {
     for (Pending &p : pending)

@@ -22,8 +22,6 @@
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -32,28 +30,16 @@ using Severity = Reporter::Severity;
 
 namespace {
 
-/// The wgmma ops (sm_90a warpgroup MMAs) the check follows.
-bool isWgmma(Operation *op) { return isa<NVVM::WgmmaMmaAsyncOp>(op); }
-bool isWgmmaCommit(Operation *op) {
-  return isa<NVVM::WgmmaGroupSyncAlignedOp>(op);
-}
-std::optional<int64_t> wgmmaWaitGroup(Operation *op) {
-  if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
-    return static_cast<int64_t>(wait.getGroup());
-  return std::nullopt;
-}
-
 /// The value a barrier index is built from: through casts and the
 /// addition of a constant (a pipeline's empty barriers, `stage + D`).
 Value stageOf(Value index) {
   for (unsigned i = 0; i < 16 && index; ++i) {
     Operation *def = index.getDefiningOp();
-    if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
-                        arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp>(def)) {
+    if (isIntegerCast(def)) {
       index = def->getOperand(0);
       continue;
     }
-    if (isa_and_nonnull<arith::AddIOp>(def)) {
+    if (isIntegerAdd(def)) {
       if (constantOf(def->getOperand(1))) {
         index = def->getOperand(0);
         continue;
@@ -87,7 +73,7 @@ struct Groups {
     op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
       if (isLoop(inner) &&
           inner->walk([](Operation *o) {
-                 return isWgmmaCommit(o) || wgmmaWaitGroup(o)
+                 return isWgmmaCommitGroup(o) || wgmmaWaitGroup(o)
                             ? WalkResult::interrupt()
                             : WalkResult::advance();
                }).wasInterrupted()) {
@@ -98,9 +84,9 @@ struct Groups {
       // (the next tile's stage, in an unrolled trip).
       if (isa<WaitOp>(inner))
         window = false;
-      if (isWgmma(inner) && window && !open)
+      if (isWgmmaMma(inner) && window && !open)
         open = inner;
-      if (isWgmmaCommit(inner)) {
+      if (isWgmmaCommitGroup(inner)) {
         committed.push_back(open);
         open = nullptr;
       }
@@ -125,7 +111,7 @@ void checksync::checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
                                   Reporter &out) {
   (void)model;
   bool any = fn->walk([](Operation *op) {
-                 return isWgmma(op) ? WalkResult::interrupt()
+                 return isWgmmaMma(op) ? WalkResult::interrupt()
                                     : WalkResult::advance();
                }).wasInterrupted();
   if (!any)

@@ -51,14 +51,28 @@ bool isSyncLeaf(Operation *op) {
 
 enum class Outcome { Ok, Fail, Skip };
 
+/// What does not change from one instance to the next, kept across them
+/// (the instances walk the same function for other samples, most of them
+/// with the trips of an earlier one: docs/checker.md, "Cost"): whether a
+/// value depends on the environment, the values that do not at each point,
+/// and the barrier each op addresses.
+struct SharedFacts {
+  llvm::DenseMap<Value, bool> envDependent;
+  llvm::DenseMap<std::pair<const void *, size_t>, std::optional<APInt>>
+      pointValues;
+  llvm::DenseMap<Operation *, std::optional<BarrierKey>> barriers;
+};
+
 /// One instance: every warp's events for one sample.
 class InstanceBuilder {
 public:
   InstanceBuilder(FunctionOpInterface fn, SPMDModel &model, int64_t perCTA,
                   int64_t sample, uint64_t &work,
-                  const llvm::DenseSet<Operation *> &withSync)
+                  const llvm::DenseSet<Operation *> &withSync,
+                  SharedFacts &shared)
       : fn(fn), model(model), perCTA(perCTA), sample(sample), work(work),
-        withSync(withSync) {}
+        withSync(withSync), shared(shared),
+        envDependent(shared.envDependent) {}
 
   Outcome build(ProtocolInstance &out) {
     instance = &out;
@@ -139,8 +153,14 @@ private:
     unsigned width = intWidth(v.getType());
     if (!width || depth > kMaxEvalDepth || !charge())
       return std::nullopt;
-    if (!dependsOnEnv(v))
-      return model.eval(v, p);
+    if (!dependsOnEnv(v)) {
+      auto key = std::make_pair(v.getAsOpaquePointer(),
+                                model.dependsOnPoint(v) ? model.bit(p) : 0);
+      auto [it, inserted] = shared.pointValues.try_emplace(key);
+      if (inserted)
+        it->second = model.eval(v, p);
+      return it->second;
+    }
     // Memoized per environment (an epoch: every bind starts a new one), and
     // per point for values that depend on it: a shared subexpression is
     // evaluated once (`x + x` chains), not once per path.
@@ -508,7 +528,10 @@ private:
   }
 
   std::optional<int64_t> mbarrierKey(Operation *op, Point p, int64_t owner) {
-    std::optional<BarrierKey> key = barrierOf(op);
+    auto [known, fresh] = shared.barriers.try_emplace(op);
+    if (fresh)
+      known->second = barrierOf(op);
+    const std::optional<BarrierKey> &key = known->second;
     if (!key || !key->root)
       return std::nullopt;
     std::optional<APInt> index;
@@ -623,6 +646,7 @@ private:
   int64_t sample;
   uint64_t &work;
   const llvm::DenseSet<Operation *> &withSync;
+  SharedFacts &shared;
   ProtocolInstance *instance = nullptr;
   int64_t rank = 0, warp = 0, trip = -1;
   uint32_t lanes = 0;
@@ -640,7 +664,7 @@ private:
   llvm::DenseMap<Value, Memo> memo;
   std::map<std::pair<const void *, int64_t>, std::optional<uint32_t>> laneMasks;
   uint64_t epoch = 0;
-  llvm::DenseMap<Value, bool> envDependent;
+  llvm::DenseMap<Value, bool> &envDependent;
   std::map<std::tuple<const void *, int64_t, int64_t>, int64_t> keys;
   llvm::SmallPtrSet<Operation *, 8> recordedLoops;
 };
@@ -667,9 +691,10 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model)
   });
   uint64_t work = 0;
   std::set<std::vector<int64_t>> seen;
+  SharedFacts shared;
   for (int64_t sample : kSamples) {
     ProtocolInstance instance;
-    InstanceBuilder builder(fn, model, perCTA, sample, work, withSync);
+    InstanceBuilder builder(fn, model, perCTA, sample, work, withSync, shared);
     Outcome outcome = builder.build(instance);
     if (builder.overBudget) {
       budgetExceeded = true;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/UpstreamOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -19,6 +20,10 @@ using namespace mlir::mbarrier::checksync;
 
 SpecialReg checksync::specialRegisterOf(Operation *op) {
   using R = SpecialReg;
+  // Asked of every op the interpreters evaluate: one dialect test first,
+  // not sixty op tests.
+  if (!isa_and_nonnull<NVVM::NVVMDialect>(op->getDialect()))
+    return R::None;
   R reg = llvm::TypeSwitch<Operation *, R>(op)
               .Case([](NVVM::ThreadIdXOp) { return R::TidX; })
               .Case([](NVVM::ThreadIdYOp) { return R::TidY; })
@@ -317,4 +322,47 @@ std::optional<Address> checksync::decomposeAddress(Value ptr) {
     ptr = gep.getBase();
   }
   return std::nullopt;
+}
+
+std::optional<BulkLoad> checksync::bulkLoadOf(Operation *op) {
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
+    return BulkLoad{copy.getMbar(), copy.getSize(), copy.getMulticastMask()};
+  return std::nullopt;
+}
+
+bool checksync::isLocalSharedStore(Operation *op) {
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(store.getAddr().getType()))
+      return ptr.getAddressSpace() ==
+             static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+  return false;
+}
+
+bool checksync::isWgmmaMma(Operation *op) {
+  return isa<NVVM::WgmmaMmaAsyncOp>(op);
+}
+
+bool checksync::isWgmmaCommitGroup(Operation *op) {
+  return isa<NVVM::WgmmaGroupSyncAlignedOp>(op);
+}
+
+std::optional<int64_t> checksync::wgmmaWaitGroup(Operation *op) {
+  if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+    return static_cast<int64_t>(wait.getGroup());
+  return std::nullopt;
+}
+
+bool checksync::isGridCtaId(Operation *op) {
+  SpecialReg reg = specialRegisterOf(op);
+  return reg == SpecialReg::CtaIdX || reg == SpecialReg::CtaIdY ||
+         reg == SpecialReg::CtaIdZ || isa<gpu::BlockIdOp>(op);
+}
+
+bool checksync::isIntegerCast(Operation *op) {
+  return isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
+                         arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp>(op);
+}
+
+bool checksync::isIntegerAdd(Operation *op) {
+  return isa_and_nonnull<arith::AddIOp>(op);
 }

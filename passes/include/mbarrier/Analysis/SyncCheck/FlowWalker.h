@@ -22,8 +22,8 @@ struct Branch {
   ExecSet set;
 };
 
-/// `State` has `void join(const State &)` (paths meet: a loop's entry and
-/// back edge) and `static State mergeBranches(const State &entry,
+/// `State` has `operator==`, `void join(const State &)` (paths meet: a
+/// loop's entry and back edge) and `static State mergeBranches(const State &entry,
 /// ArrayRef<Branch<State>>)` (the branches of an scf.if; a state may prefer
 /// what a taken branch did to objects the whole CTA shares: an init by
 /// thread 0 initializes the barrier for everyone). `Visit(Operation *,
@@ -59,23 +59,39 @@ public:
       return;
     }
     if (isLoop(op)) {
+      // A walk is a function of the state it starts from (the visits
+      // report per op, the last walk winning): a loop reached again with
+      // the state of its last walk leaves what that walk left, and repeats
+      // its reports, so it is not walked again. Without this, loops nested
+      // d deep would walk the innermost body 2^d times.
+      auto known = loops.find(op);
+      if (known != loops.end() && known->second.first == state) {
+        state = known->second.second;
+        return;
+      }
       // Zero or more trips: the body twice, so that what a trip leaves
-      // reaches the next one; the reports of the last walk stand.
+      // reaches the next one; the reports of the last walk stand. Where
+      // the first trip leaves nothing new (the join is the entry), the
+      // second walk would be the first one again.
       State entry = state;
       State body = entry;
       for (Region &region : op->getRegions())
         walkRegion(region, body);
       State again = entry;
       again.join(body);
-      State second = again;
-      for (Region &region : op->getRegions())
-        walkRegion(region, second);
+      State second = body;
+      if (!(again == entry)) {
+        second = again;
+        for (Region &region : op->getRegions())
+          walkRegion(region, second);
+      }
       if (runsAtLeastOnce(op)) {
         state = second;
-        return;
+      } else {
+        state = entry;
+        state.join(second);
       }
-      state = entry;
-      state.join(second);
+      loops[op] = {std::move(entry), state};
       return;
     }
     // Other region ops (scf.execute_region, scf.index_switch, ...): each
@@ -93,6 +109,8 @@ public:
 private:
   SPMDModel &model;
   Visit visit;
+  /// Per loop, the state its last walk started from and the one it left.
+  llvm::DenseMap<Operation *, std::pair<State, State>> loops;
 };
 
 template <typename State, typename Visit>

@@ -127,6 +127,35 @@ struct BulkWait {
 };
 std::optional<BulkWait> bulkWaitGroup(Operation *op);
 
+/// The global -> shared::cluster bulk copy that completes on an mbarrier
+/// (`cp.async.bulk.shared::cluster.global`): its barrier, bytes and
+/// multicast mask (null: none).
+struct BulkLoad {
+  Value mbar;
+  Value size;
+  Value multicastMask;
+};
+std::optional<BulkLoad> bulkLoadOf(Operation *op);
+
+/// A store into the executing CTA's own shared memory (`.shared::cta`):
+/// llvm.store through a pointer of the shared address space.
+bool isLocalSharedStore(Operation *op);
+
+/// The wgmma ops (sm_90a warpgroup MMAs, PTX ISA "wgmma"): an
+/// `mma_async`, a `commit_group`, and the N of a `wait_group N`.
+bool isWgmmaMma(Operation *op);
+bool isWgmmaCommitGroup(Operation *op);
+std::optional<int64_t> wgmmaWaitGroup(Operation *op);
+
+/// A CTA id of the grid (`%ctaid.*`, gpu.block_id).
+bool isGridCtaId(Operation *op);
+
+/// An integer cast that keeps the value it casts where it fits
+/// (arith.index_cast[ui], extui, extsi, trunci).
+bool isIntegerCast(Operation *op);
+/// `arith.addi`.
+bool isIntegerAdd(Operation *op);
+
 /// A write to memory through an address: a store (llvm.store,
 /// nvvm.stmatrix) or a bulk copy into shared memory (its destination); the
 /// address and the bytes written from it (at least; 1 where unknown), or a
