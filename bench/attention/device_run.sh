@@ -4,7 +4,7 @@
 #   triton_fa.py, this file; D=.gpu/other for another folder)
 # then, through the device tool with carry [".gpu/attn"]:  bash .gpu/attn/device_run.sh
 # Logs go to $OUT. Steps (each can be narrowed):
-#   the exact manifest (test/gpu/run_manifest.py: O and lse bit for bit);
+#   the exact manifest (test/gpu/suite/run_manifest.py: O and lse bit for bit);
 #   SANITIZE=name,... : memcheck, racecheck, synccheck on those exact kernels;
 #   run.py $RUN_ARGS (default: every check, then the interleaved timing).
 set -u
@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 python3 -c "import torch; print('torch', torch.__version__)" | tee -a "$OUT/device.txt"
 
 echo "== exact manifest"
-timeout 90 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
+timeout 90 python3 test/gpu/suite/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
 
 if [ -n "${SANITIZE:-}" ]; then
   : > "$OUT/sanitize.log"
@@ -24,7 +24,7 @@ if [ -n "${SANITIZE:-}" ]; then
     for tool in memcheck racecheck synccheck; do
       echo "-- $tool $name" >> "$OUT/sanitize.log"
       timeout ${SANITIZE_TIMEOUT:-40} compute-sanitizer --tool $tool --print-limit 20 \
-        python3 test/gpu/run_manifest.py $D/exact --only "$name" >> "$OUT/sanitize.log" 2>&1
+        python3 test/gpu/suite/run_manifest.py $D/exact --only "$name" >> "$OUT/sanitize.log" 2>&1
       echo "$tool $name exit $?" >> "$OUT/sanitize.log"
     done
   done

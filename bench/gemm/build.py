@@ -1,7 +1,7 @@
 """Build the GEMM benchmark: compile each GEMM configuration of
 examples/gemm.py to a cubin and write ``gemm.json`` (what run.py needs to
 launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
-exact-check manifest (``exact/``) for test/gpu/run_manifest.py.
+exact-check manifest (``exact/``) for test/gpu/suite/run_manifest.py.
 
     python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 

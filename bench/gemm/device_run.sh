@@ -22,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 python3 -c "import torch, numpy, cuda.bindings; print('torch', torch.__version__, 'numpy', numpy.__version__, 'cuda-bindings', cuda.bindings.__version__)" | tee -a "$OUT/device.txt"
 
 echo "== exact manifest (integer-valued data, f32 output, compared exactly)"
-timeout 120 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
+timeout 120 python3 test/gpu/suite/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
 # A kernel that is wrong or hangs on the exact cases is not timed (STOP=0: go on).
 if [ "${STOP:-1}" = 1 ] && grep -qE "^(FAIL|HANG|ERROR)" "$OUT/exact.log"; then
   echo "exact manifest not clean: stop"; exit 1
@@ -34,7 +34,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   for tool in memcheck racecheck synccheck; do
     echo "-- $tool" >> "$OUT/sanitize.log"
     timeout ${SANITIZE_TIMEOUT:-150} compute-sanitizer --tool $tool --target-processes all --print-limit 20 \
-      python3 test/gpu/run_manifest.py $D/exact >> "$OUT/sanitize.log" 2>&1
+      python3 test/gpu/suite/run_manifest.py $D/exact >> "$OUT/sanitize.log" 2>&1
     echo "$tool exit $?" >> "$OUT/sanitize.log"
   done
   grep -E "SUMMARY|exit|^(PASS|FAIL|ERROR|HANG)|^-- " "$OUT/sanitize.log"

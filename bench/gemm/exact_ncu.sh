@@ -1,11 +1,11 @@
 # The exact manifest, compute-sanitizer on it, and ncu of p1_256_ts / p2_256_ts at 8192^3
 # (BENCHMARKS.md, run 10). Build with bench/gemm/build.py .gpu/gemm first; carry [".gpu/gemm"].
 set -u; OUT=${OUT:-/tmp/o}; D=.gpu/gemm
-timeout 120 python3 test/gpu/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
+timeout 120 python3 test/gpu/suite/run_manifest.py $D/exact --log "$OUT/exact.log" 2>&1 | tail -n 12
 : > "$OUT/sanitize.log"
 for tool in memcheck racecheck synccheck; do
   echo "-- $tool" >> "$OUT/sanitize.log"
-  timeout 90 compute-sanitizer --tool $tool --target-processes all --print-limit 20 python3 test/gpu/run_manifest.py $D/exact >> "$OUT/sanitize.log" 2>&1
+  timeout 90 compute-sanitizer --tool $tool --target-processes all --print-limit 20 python3 test/gpu/suite/run_manifest.py $D/exact >> "$OUT/sanitize.log" 2>&1
   echo "$tool exit $?" >> "$OUT/sanitize.log"
 done
 grep -E "SUMMARY|exit|^(FAIL|ERROR|HANG)" "$OUT/sanitize.log"

@@ -14,11 +14,11 @@ mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
 echo "== exact manifest"
-timeout ${EXACT_TIMEOUT:-60} python3 test/gpu/run_manifest.py $C/gemm/exact --log "$OUT/exact.log" 2>&1 | tail -n 40
+timeout ${EXACT_TIMEOUT:-60} python3 test/gpu/suite/run_manifest.py $C/gemm/exact --log "$OUT/exact.log" 2>&1 | tail -n 40
 if [ "${SANITIZE:-1}" = 1 ]; then
   echo "== compute-sanitizer memcheck on it"
   timeout ${SANITIZE_TIMEOUT:-90} compute-sanitizer --tool memcheck --print-limit 20 \
-    python3 test/gpu/run_manifest.py $C/gemm/exact > "$OUT/memcheck.log" 2>&1
+    python3 test/gpu/suite/run_manifest.py $C/gemm/exact > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|^(FAIL|ERROR|HANG)" "$OUT/memcheck.log" | head
 fi
 echo "== check, variants"

@@ -8,7 +8,7 @@
 #      rows, the TMA streaming kernel, the GEMM at 8192^3 (interleaved)
 #   4. the verdicts and the cost table, last
 # Build here first:
-#   python test/gpu/debug_waits.py .gpu/debug-waits
+#   python test/gpu/corpus/debug_waits.py .gpu/debug-waits
 #   python -m bench.debug_waits.build .gpu/debug-waits-cost
 # then run `bash test/gpu/debug_waits_device_run.sh` through the device tool
 # with carry [".gpu/debug-waits", ".gpu/debug-waits-cost"]. Logs go to $OUT.
@@ -23,7 +23,7 @@ status=0
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
 
 echo "== hangs and twins, debug waits on"
-timeout 240 python3 test/gpu/run_debug_waits.py $D --log "$OUT/debug_waits.log" > /dev/null 2>&1 || status=1
+timeout 240 python3 test/gpu/suite/run_debug_waits.py $D --log "$OUT/debug_waits.log" > /dev/null 2>&1 || status=1
 echo "(${SECONDS} s)"
 
 if [ -z "${NO_SANITIZE:-}" ]; then
@@ -32,7 +32,7 @@ if [ -z "${NO_SANITIZE:-}" ]; then
   for tool in synccheck racecheck memcheck; do
     echo "-- $tool" >> "$OUT/twins-sanitize.log"
     timeout 90 compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
-      python3 test/gpu/run_manifest.py $D/twins-sanitize >> "$OUT/twins-sanitize.log" 2>&1 || status=1
+      python3 test/gpu/suite/run_manifest.py $D/twins-sanitize >> "$OUT/twins-sanitize.log" 2>&1 || status=1
   done
   echo "(${SECONDS} s)"
 fi

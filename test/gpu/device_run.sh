@@ -5,15 +5,15 @@
 #   3. the stress suite, repeated    (.gpu/stress)
 #   4. the latency benchmark, ours vs reference (.gpu/bench) + SASS of both
 # Build the inputs here first:
-#   for s in full sanitize stress stress-sanitize; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
-#   python test/gpu/edge_manifest.py .gpu/full .gpu/edge
+#   for s in full sanitize stress stress-sanitize; do python test/gpu/suite/build_suite.py .gpu/$s --suite $s; done
+#   python test/gpu/suite/edge_manifest.py .gpu/full .gpu/edge
 #   python -m bench.latency.build .gpu/bench
 # then run this through the device tool with carry [".gpu"]. Logs go to $OUT.
 set -u
 OUT=${OUT:-/tmp/mbarrier-out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
-run() { python3 test/gpu/run_manifest.py "$@"; }
+run() { python3 test/gpu/suite/run_manifest.py "$@"; }
 status=0
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
@@ -27,7 +27,7 @@ echo "== sanitizers"
 for tool in synccheck racecheck memcheck; do
   echo "-- $tool" | tee -a "$OUT/sanitize.log"
   compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
-    python3 test/gpu/run_manifest.py .gpu/sanitize >> "$OUT/sanitize.log" 2>&1 || status=1
+    python3 test/gpu/suite/run_manifest.py .gpu/sanitize >> "$OUT/sanitize.log" 2>&1 || status=1
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^(PASS|FAIL|ERROR|HANG) " "$OUT/sanitize.log" | tail -n 12
 done
 
@@ -37,14 +37,14 @@ if [ -d .gpu/stress-sanitize ]; then
   for tool in synccheck racecheck memcheck; do
     echo "-- $tool" | tee -a "$OUT/sanitize-stress.log"
     compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
-      python3 test/gpu/run_manifest.py .gpu/stress-sanitize >> "$OUT/sanitize-stress.log" 2>&1 || status=1
+      python3 test/gpu/suite/run_manifest.py .gpu/stress-sanitize >> "$OUT/sanitize-stress.log" 2>&1 || status=1
   done
   grep -E "SUMMARY" "$OUT/sanitize-stress.log" | sort | uniq -c
 fi
 
 echo "== runtime edge cases (each must be a clear ERROR)"
 run .gpu/edge --log "$OUT/edge.log" > /dev/null 2>&1
-python3 test/gpu/edge_manifest.py --check "$OUT/edge.log" | tee -a "$OUT/edge.log" || status=1
+python3 test/gpu/suite/edge_manifest.py --check "$OUT/edge.log" | tee -a "$OUT/edge.log" || status=1
 
 echo "== stress"
 run .gpu/stress --repeat 3 --log "$OUT/stress.log" || status=1

@@ -7,7 +7,7 @@
 #   4. the streaming and multicast benchmarks (.gpu/stream), and ncu's L2/DRAM
 #      bytes of the multicast kernels
 # Build here first:
-#   for s in pipes pipes-sanitize pipes-stress; do python test/gpu/build_suite.py .gpu/$s --suite $s; done
+#   for s in pipes pipes-sanitize pipes-stress; do python test/gpu/suite/build_suite.py .gpu/$s --suite $s; done
 #   python -m bench.stream.build .gpu/stream
 # then run this through the device tool with carry [".gpu"]. Logs go to $OUT.
 set -u
@@ -18,19 +18,19 @@ status=0
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/device.txt"
 
 echo "== pipes suite"
-timeout 120 python3 test/gpu/run_manifest.py .gpu/pipes --log "$OUT/pipes.log" || status=1
+timeout 120 python3 test/gpu/suite/run_manifest.py .gpu/pipes --log "$OUT/pipes.log" || status=1
 
 echo "== pipes under compute-sanitizer"
 : > "$OUT/pipes-sanitize.log"
 for tool in synccheck racecheck memcheck; do
   echo "-- $tool" | tee -a "$OUT/pipes-sanitize.log"
   timeout 200 compute-sanitizer --tool "$tool" --target-processes all --print-limit 20 \
-    python3 test/gpu/run_manifest.py .gpu/pipes-sanitize >> "$OUT/pipes-sanitize.log" 2>&1 || status=1
+    python3 test/gpu/suite/run_manifest.py .gpu/pipes-sanitize >> "$OUT/pipes-sanitize.log" 2>&1 || status=1
 done
 grep -E "SUMMARY|^(PASS|FAIL|ERROR|HANG) " "$OUT/pipes-sanitize.log" | sort | uniq -c
 
 echo "== pipes stress (every SM)"
-timeout 120 python3 test/gpu/run_manifest.py .gpu/pipes-stress --repeat 3 --log "$OUT/pipes-stress.log" || status=1
+timeout 120 python3 test/gpu/suite/run_manifest.py .gpu/pipes-stress --repeat 3 --log "$OUT/pipes-stress.log" || status=1
 
 if [ -n "${NO_BENCH:-}" ]; then exit $status; fi   # NO_BENCH=1: the suites only
 

@@ -1,4 +1,4 @@
-"""mbarrier_dialect.manifest writes what test/gpu/run_manifest.py (the
+"""mbarrier_dialect.manifest writes what test/gpu/suite/run_manifest.py (the
 MLIR-free runner of the GPU machine) reads."""
 import importlib.util
 import json
