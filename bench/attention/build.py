@@ -127,7 +127,7 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
             json.dump(written, f, indent=1)
     with open(os.path.join(out_dir, "attn.json"), "w") as f:
         json.dump({"configs": rows}, f, indent=1)
-    for src in (os.path.join(HERE, "run.py"), os.path.join(HERE, "device_run.sh"),
+    for src in (os.path.join(HERE, "run.py"),
                 os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "shapes.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "schedule.py"),
