@@ -3,6 +3,12 @@
 // gpu.module (a bare func.func, a gpu.module without a target) it is lowered
 // and checked against nothing.
 // RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --convert-mbarrier-to-nvvm | FileCheck %s
+// The passes after mbarrier-attach-target take no target of their own:
+// RUN: not mbarrier-opt %s -split-input-file --convert-mbarrier-to-nvvm="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=NOCHIP
+// RUN: not mbarrier-opt %s -split-input-file --mbarrier-lower-pipes="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=NOCHIP
+// RUN: not mbarrier-opt %s -split-input-file --mbarrier-merge-release-fences="features=+ptx86" 2>&1 | FileCheck %s --check-prefix=NOFEATURES
+// NOCHIP: no such option chip
+// NOFEATURES: no such option features
 
 // CHECK-LABEL: func.func @fence_init_untargeted(
 // CHECK: nvvm.fence.mbarrier.init
