@@ -1,5 +1,6 @@
 """Build the attention benchmark: compile each configuration of
-examples/attention.py to a cubin and write ``attn.json`` (what run.py needs
+examples/attention.py to a cubin and write ``manifest.json`` (bench/harness.py's
+one format; what run.py needs
 to launch them), and copy run.py, runtime.py and shapes.py next to them, so
 that the directory runs on its own on the GPU machine (no MLIR there),
 with schedule.py (attention.config_for's table) and triton_fa.py (the
@@ -125,15 +126,15 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
             entry["timeout_s"] = 30
         with open(os.path.join(exact_dir, "manifest.json"), "w") as f:
             json.dump(written, f, indent=1)
-    with open(os.path.join(out_dir, "attn.json"), "w") as f:
-        json.dump({"configs": rows}, f, indent=1)
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump({"kernels": rows}, f, indent=1)
     for src in (os.path.join(HERE, "run.py"),
                 os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "shapes.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "schedule.py"),
                 os.path.join(HERE, "triton_fa.py")):
         shutil.copy(src, out_dir)
-    return {"configs": rows}
+    return {"kernels": rows}
 
 
 if __name__ == "__main__":

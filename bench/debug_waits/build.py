@@ -20,10 +20,10 @@ bench/debug_waits/table.py turns the three runners' JSON into one table.
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 from pathlib import Path
 
+from bench import harness
 from bench.gemm import build as gemm_build
 from bench.latency import kernels as latency_kernels
 from bench.stream import build as stream_kernels
@@ -54,7 +54,7 @@ def build_latency(out: Path, bound_ns: int) -> list[dict]:
                      "reference_cluster": True,
                      "grid": list(k.grid), "block": list(k.block),
                      "cluster": list(k.cluster) if k.cluster else None})
-    (out / "latency.json").write_text(json.dumps({"rows": rows}, indent=1))
+    harness.write_manifest(out, rows)
     return rows
 
 
@@ -67,7 +67,7 @@ def build_stream(out: Path, bound_ns: int) -> list[dict]:
         rows.append({"kind": "stream", "depth": depth, "rows": r,
                      "ours": f"{kernel.name}{SUFFIX}.cubin", "ours_name": kernel.name,
                      "ref": f"{kernel.name}.cubin", "ref_name": kernel.name})
-    (out / "stream.json").write_text(json.dumps({"rows": rows}, indent=1))
+    harness.write_manifest(out, rows)
     return rows
 
 
@@ -88,7 +88,7 @@ def build_gemm(out: Path, bound_ns: int) -> list[dict]:
                          "unroll": cfg.unroll, "b_box_rows": cfg.b_box_rows,
                          "threads": gb.gemm.THREADS, "smem_bytes": cfg.smem_bytes,
                          "debug_waits": bound_ns if label.endswith(SUFFIX) else 0})
-    (out / "gemm.json").write_text(json.dumps({"configs": rows}, indent=1))
+    harness.write_manifest(out, rows)
     return rows
 
 

@@ -115,7 +115,7 @@ def test_case_is_exact_and_the_bench_builds(tmp_path):
                            "--configs", "c1_128,c2_256"], capture_output=True, text=True,
                           timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    configs = json.loads((out / "gemm.json").read_text())["configs"]
+    configs = json.loads((out / "manifest.json").read_text())["kernels"]
     assert [c["name"] for c in configs] == ["c1_128", "c2_256"]
     assert all(c["checker_warnings"] == 0 for c in configs)
     exact = json.loads((out / "exact" / "manifest.json").read_text())["kernels"]
