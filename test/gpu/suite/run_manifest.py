@@ -35,7 +35,7 @@ import numpy as np
 
 SKIP = 77
 RESULT_TAG = "RUN_MANIFEST_RESULT "
-RUNTIME_PATH = Path(__file__).resolve().parents[2] / "python" / "mbarrier_dialect" / "runtime.py"
+RUNTIME_PATH = Path(__file__).resolve().parents[3] / "python" / "mbarrier_dialect" / "runtime.py"
 EXIT_CODES = {"PASS": 0, "FAIL": 1, "ERROR": 2}
 
 

@@ -11,7 +11,7 @@ import warnings
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 import debug_waits  # noqa: E402
 from bench.debug_waits import table as debug_waits_table  # noqa: E402
 import run_debug_waits  # noqa: E402

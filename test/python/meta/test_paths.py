@@ -67,3 +67,15 @@ def test_the_device_entry_refuses_an_unknown_step(tmp_path):
     proc = subprocess.run(["bash", os.path.join(ROOT, "device", "run.sh"), "no-such-step"],
                           capture_output=True, text=True, env={**os.environ, "OUT": str(tmp_path)})
     assert proc.returncode == 2 and "unknown step: no-such-step" in proc.stderr
+
+
+def test_the_suite_runner_finds_runtime_py():
+    """test/gpu/suite/run_manifest.py loads runtime.py by a path relative to
+    its own place (it runs on the GPU machine without the package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "run_manifest_paths", os.path.join(ROOT, "test", "gpu", "suite", "run_manifest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.RUNTIME_PATH.is_file()
+    assert module.RUNTIME_PATH.samefile(os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"))
