@@ -2,10 +2,17 @@
 
 Builders (here, with MLIR: bench/fence/build.py, bench/latency/build.py,
 bench/stream/build.py, bench/gemm/build.py, bench/attention/build.py)
-compile kernels into OUT_DIR and write a JSON manifest of rows; runners (on
-the GPU machine, with only numpy, cuda-bindings and runtime.py:
-bench/fence/run.py, bench/latency/run.py, bench/stream/run.py) read it back.
-Nothing here imports MLIR.
+compile kernels into OUT_DIR and write its manifest; runners (on the GPU
+machine, with only numpy, cuda-bindings and runtime.py: bench/fence/run.py,
+bench/latency/run.py, bench/stream/run.py, bench/gemm/run.py,
+bench/attention/run.py) read it back. Nothing here imports MLIR.
+
+The manifest is the repository's one format, the GPU suite's
+(mbarrier_dialect.manifest): ``OUT_DIR/manifest.json`` holding ``{"kernels":
+[entry, ...]}``, one entry per kernel (or benchmark row), each with its
+``name`` and the fields its runner reads (the cubins it loads, a launch
+shape, the benchmark's own parameters).
+
 """
 from __future__ import annotations
 
@@ -55,15 +62,24 @@ def write_kernel(out_dir: str | os.PathLike, name: str, cubin: bytes,
     return f"{name}.cubin"
 
 
-def write_manifest(out_dir: str | os.PathLike, file_name: str, rows: list[dict]) -> dict:
-    """``OUT_DIR/FILE_NAME`` holding ``{"rows": rows}``; returns that."""
-    manifest = {"rows": rows}
-    Path(out_dir, file_name).write_text(json.dumps(manifest, indent=1))
+MANIFEST = "manifest.json"
+
+
+def write_manifest(out_dir: str | os.PathLike, entries: list[dict]) -> dict:
+    """``OUT_DIR/manifest.json`` holding ``{"kernels": entries}`` (the one
+    manifest format); returns that."""
+    manifest = {"kernels": entries}
+    Path(out_dir, MANIFEST).write_text(json.dumps(manifest, indent=1))
     return manifest
 
 
+def read_manifest(directory: str | os.PathLike) -> list[dict]:
+    """The entries of ``DIRECTORY/manifest.json``."""
+    return json.loads(Path(directory, MANIFEST).read_text())["kernels"]
+
+
 def report_built(rows: Iterable[dict], name: Callable[[dict], str] = lambda r: r["name"]) -> None:
-    """A builder's output: one ``built NAME`` line per row."""
+    """A builder's output: one ``built NAME`` line per entry."""
     for row in rows:
         print("built", name(row))
 
@@ -81,12 +97,12 @@ def load_runtime():
     return module
 
 
-def runner(doc: str, manifest_file: str, *options: tuple[tuple[str, ...], dict],
-           **counts: int) -> tuple[argparse.Namespace, Any, dict]:
+def runner(doc: str, *options: tuple[tuple[str, ...], dict],
+           **counts: int) -> tuple[argparse.Namespace, Any, list[dict]]:
     """A runner's start: its command line (BENCH_DIR, ``--NAME N`` for each
     of `counts` with its default, then `options`, then ``--json OUT``), the
-    runtime loaded and initialised, and BENCH_DIR/`manifest_file` read.
-    Returns (arguments, runtime, manifest)."""
+    runtime loaded and initialised, and BENCH_DIR's manifest read.
+    Returns (arguments, runtime, the manifest's entries)."""
     parser = argparse.ArgumentParser(description=doc)
     parser.add_argument("bench_dir", type=Path)
     for name, default in counts.items():
@@ -97,8 +113,7 @@ def runner(doc: str, manifest_file: str, *options: tuple[tuple[str, ...], dict],
     args = parser.parse_args()
     rt = load_runtime()
     rt.init()
-    manifest = json.loads((args.bench_dir / manifest_file).read_text())
-    return args, rt, manifest
+    return args, rt, read_manifest(args.bench_dir)
 
 
 def save_results(args: argparse.Namespace, rt, **results: Any) -> None:

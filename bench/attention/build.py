@@ -1,5 +1,6 @@
 """Build the attention benchmark: compile each configuration of
-examples/attention.py to a cubin and write ``attn.json`` (what run.py needs
+examples/attention.py to a cubin and write ``manifest.json`` (bench/harness.py's
+one format; what run.py needs
 to launch them), and copy run.py, runtime.py and shapes.py next to them, so
 that the directory runs on its own on the GPU machine (no MLIR there),
 with schedule.py (attention.config_for's table) and triton_fa.py (the
@@ -121,14 +122,13 @@ def build(out_dir: str, names=None, debug_waits: int = 0) -> dict:
             entry["timeout_s"] = 30
         with open(os.path.join(exact_dir, "manifest.json"), "w") as f:
             json.dump(written, f, indent=1)
-    with open(os.path.join(out_dir, "attn.json"), "w") as f:
-        json.dump({"configs": rows}, f, indent=1)
+    manifest = harness.write_manifest(out_dir, rows)
     copy_runner(out_dir)
-    return {"configs": rows}
+    return manifest
 
 
 def config_row(name: str, cfg, cubin: str, debug_waits: int, warnings: int) -> dict:
-    """The attn.json row run.py launches configuration `cfg` by."""
+    """The manifest row run.py launches configuration `cfg` by."""
     return {"name": name, "cubin": cubin, "entry": cfg.name,
             "head_dim": cfg.head_dim, "causal": cfg.causal, "block_m": cfg.block_m,
             "block_n": cfg.block_n, "stages": cfg.stages, "pingpong": cfg.pingpong,
@@ -139,7 +139,7 @@ def config_row(name: str, cfg, cubin: str, debug_waits: int, warnings: int) -> d
 
 def copy_runner(out_dir: str) -> None:
     """run.py and what it loads by path, next to the cubins."""
-    for src in (os.path.join(HERE, "run.py"), os.path.join(HERE, "device_run.sh"),
+    for src in (os.path.join(HERE, "run.py"),
                 os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "shapes.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "schedule.py"),

@@ -7,7 +7,7 @@ round-robin in one process.
 
     python3 run.py DIR [--configs a,b] [--check-only] [--quick] [--triton] [--json FILE]
 
-DIR holds what bench/attention/build.py wrote (attn.json + cubins, and copies
+DIR holds what bench/attention/build.py wrote (manifest.json + cubins, and copies
 of runtime.py and shapes.py). Needs numpy, cuda-bindings and torch; no MLIR.
 
 Correctness: O (bf16) against the f32 math reference (q, k, v the same bf16
@@ -319,7 +319,7 @@ def main() -> None:
     schedule = load("schedule", directory, "examples/attention_parts/schedule.py")
     torch.zeros(1, device="cuda")       # torch's primary context, shared with the runtime
     rt.init(0)
-    cfgs = json.loads((directory / "attn.json").read_text())["configs"]
+    cfgs = json.loads((directory / "manifest.json").read_text())["kernels"]
     if args.configs:
         cfgs = [c for c in cfgs if c["name"] in args.configs.split(",")]
     if args.exact_log and Path(args.exact_log).is_file():

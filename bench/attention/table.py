@@ -6,7 +6,7 @@ backend, Triton's tutorial kernel, and the pick over the best torch backend.
     python -m bench.attention.table [bench/results/attention/6_final/attn.json]
 
 The configurations' fields come from the run's ``configs`` (run.py writes
-them) or from ``configs.json`` beside it (build.py's attn.json).
+them) or from ``configs.json`` beside it (a copy of build.py's manifest.json).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def load(path: str) -> tuple[dict, list]:
     cfgs = data.get("configs")
     if cfgs is None:
         with open(os.path.join(os.path.dirname(path), "configs.json")) as f:
-            cfgs = json.load(f)["configs"]
+            cfgs = json.load(f)["kernels"]
     return data, cfgs
 
 

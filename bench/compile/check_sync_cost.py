@@ -226,8 +226,8 @@ def lowered(text: str) -> str:
     ctx = ir.Context()
     mbarrier_dialect.register_dialect(ctx)
     module = ir.Module.parse(text, context=ctx)
-    PassManager.parse("builtin.module(mbarrier-lower-pipes{chip=sm_90a})", context=ctx).run(
-        module.operation)
+    PassManager.parse("builtin.module(mbarrier-attach-target{chip=sm_90a},mbarrier-lower-pipes)",
+                      context=ctx).run(module.operation)
     return module.operation.get_asm(print_generic_op_form=True)
 
 

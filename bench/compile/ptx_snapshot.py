@@ -6,8 +6,8 @@ a refactoring) can be compared file by file.
     python -m bench.compile.ptx_snapshot OUT_DIR            # build
     python -m bench.compile.ptx_snapshot --diff DIR_A DIR_B # compare two builds
 
-Builds: every suite of test/gpu/kernels.py (test/gpu/build_suite.py), the
-checker's buggy kernels (test/gpu/buggy.py), the fence-merging and latency
+Builds: every suite of test/gpu/corpus/kernels.py (test/gpu/suite/build_suite.py), the
+checker's buggy kernels (test/gpu/corpus/buggy.py), the fence-merging and latency
 benchmarks (bench.fence.build --latency, bench.latency.build), the
 pipeline benchmarks (bench.stream.build), the GEMM configurations
 (bench.gemm.build) and the attention configurations (bench.attention.build),
@@ -41,10 +41,10 @@ done
 
 def commands(out: Path, nvcc: Path) -> list[list[str]]:
     py = sys.executable
-    runs = [[py, str(ROOT / "test/gpu/build_suite.py"), str(out / "suite" / s), "--suite", s]
+    runs = [[py, str(ROOT / "test/gpu/suite/build_suite.py"), str(out / "suite" / s), "--suite", s]
             for s in SUITES]
     runs += [
-        [py, str(ROOT / "test/gpu/buggy.py"), str(out / "buggy")],
+        [py, str(ROOT / "test/gpu/corpus/buggy.py"), str(out / "buggy")],
         [py, "-m", "bench.fence.build", str(out / "fence"), "--nvcc", str(nvcc),
          "--latency", str(out / "fence_latency")],
         [py, "-m", "bench.latency.build", str(out / "latency"), "--nvcc", str(nvcc)],

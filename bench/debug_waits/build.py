@@ -28,10 +28,10 @@ bench/debug_waits/table.py turns the three runners' JSON into one table.
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 from pathlib import Path
 
+from bench import harness
 from bench.attention import build as attention_build
 from bench.gemm import build as gemm_build
 from bench.latency import kernels as latency_kernels
@@ -57,13 +57,12 @@ def _both(kernel, out: Path, stem: str, bound_ns: int, suffix: str = SUFFIX,
     return built
 
 
-def _write_rows(path: Path, key: str, rows: list) -> None:
-    """`rows` into the manifest at `path`, after the rows already there
-    whose names they do not repeat."""
+def _write_rows(out: Path, rows: list) -> None:
+    """`rows` into `out`'s manifest.json, after the rows already there whose
+    names they do not repeat."""
     names = {r["name"] for r in rows}
-    kept = json.loads(path.read_text())[key] if path.is_file() else []
-    path.write_text(json.dumps({key: [r for r in kept if r["name"] not in names] + rows},
-                               indent=1))
+    kept = harness.read_manifest(out) if (out / harness.MANIFEST).is_file() else []
+    harness.write_manifest(out, [r for r in kept if r["name"] not in names] + rows)
 
 
 def build_latency(out: Path, bound_ns: int) -> list[dict]:
@@ -79,7 +78,7 @@ def build_latency(out: Path, bound_ns: int) -> list[dict]:
                      "reference_cluster": True,
                      "grid": list(k.grid), "block": list(k.block),
                      "cluster": list(k.cluster) if k.cluster else None})
-    (out / "latency.json").write_text(json.dumps({"rows": rows}, indent=1))
+    harness.write_manifest(out, rows)
     return rows
 
 
@@ -92,7 +91,7 @@ def build_stream(out: Path, bound_ns: int) -> list[dict]:
         rows.append({"kind": "stream", "depth": depth, "rows": r,
                      "ours": f"{kernel.name}{SUFFIX}.cubin", "ours_name": kernel.name,
                      "ref": f"{kernel.name}.cubin", "ref_name": kernel.name})
-    (out / "stream.json").write_text(json.dumps({"rows": rows}, indent=1))
+    harness.write_manifest(out, rows)
     return rows
 
 
@@ -113,7 +112,7 @@ def build_gemm(out: Path, bound_ns: int, suffix: str = SUFFIX, plain: bool = Tru
                          "unroll": cfg.unroll, "b_box_rows": cfg.b_box_rows,
                          "threads": gb.gemm.THREADS, "smem_bytes": cfg.smem_bytes,
                          "debug_waits": bound})
-    _write_rows(out / "gemm.json", "configs", rows)
+    _write_rows(out, rows)
     return rows
 
 
@@ -128,7 +127,7 @@ def build_attention(out: Path, bound_ns: int, suffix: str = SUFFIX,
                                             suffix, plain):
             rows.append(ab.config_row(label, cfg, f"{label}.cubin", bound,
                                       len(compiled.warnings)))
-    _write_rows(out / "attn.json", "configs", rows)
+    _write_rows(out, rows)
     ab.copy_runner(str(out))
     return rows
 

@@ -87,7 +87,7 @@ def build_latency(out_dir: str, nvcc: str, pre_dir: str | None) -> dict:
         rows.append(latency_build.row("pp_stage4_mapa_in_loop",
                                       "... the same, mapa inside the loop (before)", **stage_row))
         shutil.copy(old.replace(".cubin", ".ptx"), out_dir)
-    return harness.write_manifest(out_dir, "latency.json", rows)
+    return harness.write_manifest(out_dir, rows)
 
 
 def build(out_dir: str, nvcc: str = "nvcc", only: list[str] | None = None) -> dict:
@@ -105,7 +105,7 @@ def build(out_dir: str, nvcc: str = "nvcc", only: list[str] | None = None) -> di
                      "merge": kernel.merge, "cubin": cubin_file,
                      "reference": "fence_reference.cubin" if kernel.reference else None,
                      "reference_entry": kernel.reference})
-    return harness.write_manifest(out_dir, "fence.json", rows)
+    return harness.write_manifest(out_dir, rows)
 
 
 if __name__ == "__main__":
@@ -116,6 +116,6 @@ if __name__ == "__main__":
                                                   "(bench/latency/run.py)")),
         (("--pre",), dict(metavar="DIR", help="where pp_stage4_mapa_in_loop.cubin (built before "
                                               "the mapa change) is")))
-    harness.report_built(build(args.out_dir, args.nvcc, args.only)["rows"])
+    harness.report_built(build(args.out_dir, args.nvcc, args.only)["kernels"])
     if args.latency:
-        harness.report_built(build_latency(args.latency, args.nvcc, args.pre)["rows"])
+        harness.report_built(build_latency(args.latency, args.nvcc, args.pre)["kernels"])

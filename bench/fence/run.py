@@ -36,8 +36,8 @@ def launch(rt, function, row, rounds: int) -> tuple[float, int, list[int]]:
 
 
 def main() -> int:
-    args, rt, manifest = harness.runner(__doc__, "fence.json", rounds=1_000_000, runs=3)
-    rows = [r for r in manifest["rows"] if r["kind"] in ("bcast", "gather")]
+    args, rt, manifest = harness.runner(__doc__, rounds=1_000_000, runs=3)
+    rows = [r for r in manifest if r["kind"] in ("bcast", "gather")]
     modules, functions = {}, {}
     for row in rows:
         modules[row["name"]] = rt.Module.load((args.bench_dir / row["cubin"]).read_bytes())

@@ -1,11 +1,12 @@
 """Build the GEMM benchmark: compile each GEMM configuration of
-examples/gemm.py to a cubin and write ``gemm.json`` (what run.py needs to
+examples/gemm.py to a cubin and write ``manifest.json`` (bench/harness.py's
+one format; what run.py needs to
 launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
-exact-check manifest (``exact/``) for test/gpu/run_manifest.py.
+exact-check manifest (``exact/``) for test/gpu/suite/run_manifest.py.
 
     python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 
-The device side (run.py, device_run.sh) needs no MLIR.
+The device side (run.py, device/run.sh gemm) needs no MLIR.
 """
 from __future__ import annotations
 
@@ -159,8 +160,7 @@ def build(out_dir: str, names=None) -> dict:
     # schedule), next to it, so that it runs on another checkout's tree.
     for part in ("shapes.py", "schedule.py", "layouts.py"):
         shutil.copy(os.path.join(ROOT, "examples", "gemm_parts", part), out_dir)
-    with open(os.path.join(out_dir, "gemm.json"), "w") as f:
-        json.dump({"configs": rows}, f, indent=1)
+    harness.write_manifest(out_dir, rows)
     # The exact manifest: the suite's format; dynamic shared memory patched in.
     cases = []
     for name, M, N, K in EXACT:
@@ -184,7 +184,7 @@ def build(out_dir: str, names=None) -> dict:
             entry["timeout_s"] = 30
         with open(os.path.join(exact_dir, "manifest.json"), "w") as f:
             json.dump(written, f, indent=1)
-    return {"configs": rows}
+    return {"kernels": rows}
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ TFLOP/s of ours vs torch.matmul (cuBLAS) and a Triton matmul, side by side.
 
     python3 run.py DIR [--configs c2_256,...] [--check-only] [--json FILE]
 
-DIR holds what bench/gemm/build.py wrote (gemm.json + cubins). Needs numpy,
+DIR holds what bench/gemm/build.py wrote (manifest.json + cubins). Needs numpy,
 cuda-bindings and torch (Triton optional); no MLIR: our kernels are launched
 through python/mbarrier_dialect/runtime.py, loaded by path. Each
 configuration runs in a child process under a timeout, so a hang or a fault
@@ -221,7 +221,7 @@ def child(directory: Path, name: str, mode: str, shapes, bench_shapes,
     rt = load_runtime()
     torch.zeros(1, device="cuda")   # torch's primary context, shared with the runtime
     rt.init(0)
-    cfgs = {c["name"]: c for c in json.loads((directory / "gemm.json").read_text())["configs"]}
+    cfgs = {c["name"]: c for c in json.loads((directory / "manifest.json").read_text())["kernels"]}
     cfg = cfgs[name]
     ours = Ours(rt, directory, cfg)
     out_t = torch.bfloat16 if cfg["out"] == "bf16" else torch.float32
@@ -377,7 +377,7 @@ def interleaved(directory: Path, names, shapes, rounds: int = 9, with_triton: bo
     rt = load_runtime()
     torch.zeros(1, device="cuda")
     rt.init(0)
-    cfgs = {c["name"]: c for c in json.loads((directory / "gemm.json").read_text())["configs"]}
+    cfgs = {c["name"]: c for c in json.loads((directory / "manifest.json").read_text())["kernels"]}
     schedule = load_schedule() if "auto" in names else None
     triton = None
     if with_triton:
@@ -496,7 +496,7 @@ def main() -> None:
                                      profile_shape)), flush=True)
         return
 
-    names = [c["name"] for c in json.loads((directory / "gemm.json").read_text())["configs"]]
+    names = [c["name"] for c in json.loads((directory / "manifest.json").read_text())["kernels"]]
     if args.configs:
         names = [n for n in names if n in args.configs.split(",")]
     bench_names = args.bench_configs.split(",") if args.bench_configs else names

@@ -23,7 +23,7 @@ def build_references(out_dir: str, nvcc: str) -> None:
 
 def row(name: str, label: str, *, entry: str, anchor, unroll: int, reference: str,
         reference_entry: str, grid, block, cluster) -> dict:
-    """A row of latency.json: our NAME.cubin (kernel `entry`) against kernel
+    """An entry of the latency manifest: our NAME.cubin (kernel `entry`) against kernel
     `reference_entry` of the `reference` cubin, in one launch shape."""
     return {"name": name, "label": label, "anchor": anchor, "unroll": unroll,
             "ours": f"{name}.cubin", "ours_entry": entry,
@@ -51,9 +51,9 @@ def build(out_dir: str, nvcc: str = "nvcc") -> dict:
     for bench in latency_kernels.all_benches():
         harness.write_kernel(out_dir, bench.name, bench.kernel.compile().cubin)
         rows.append(bench_row(bench))
-    return harness.write_manifest(out_dir, "latency.json", rows)
+    return harness.write_manifest(out_dir, rows)
 
 
 if __name__ == "__main__":
     args = harness.builder_args(__doc__)
-    harness.report_built(build(args.out_dir, args.nvcc)["rows"])
+    harness.report_built(build(args.out_dir, args.nvcc)["kernels"])

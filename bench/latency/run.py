@@ -31,10 +31,10 @@ def measure(rt, function, row, iters: int, runs: int, cluster) -> list[float]:
 
 
 def main() -> int:
-    args, rt, manifest = harness.runner(__doc__, "latency.json", iters=100_000, runs=7)
+    args, rt, manifest = harness.runner(__doc__, iters=100_000, runs=7)
     references = {}
     results = []
-    for row in manifest["rows"]:
+    for row in manifest:
         if row["reference"] not in references:
             references[row["reference"]] = rt.Module.load(
                 (args.bench_dir / row["reference"]).read_bytes())

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build the pipeline benchmarks of BENCHMARKS.md ("Pipelines"): no GPU
-needed. Writes cubins and stream.json into OUT_DIR for bench/stream/run.py.
+needed. Writes cubins and manifest.json into OUT_DIR for bench/stream/run.py.
 
     python -m bench.stream.build OUT_DIR [--nvcc nvcc]
 
@@ -118,7 +118,7 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
                              "clusters": MCAST_CTAS // cluster, "rows": pipeline.ROWS,
                              "box_rows": pipeline.ROWS // (1 if share == "load" else cluster),
                              "cols": pipeline.COLS, "warps": 2, "wrap": wrap})
-    return harness.write_manifest(out_dir, "stream.json", rows)
+    return harness.write_manifest(out_dir, rows)
 
 
 MCAST_CTAS = 132       # one CTA per SM
@@ -128,7 +128,7 @@ MCAST_L2_TILES = 1024  # the L2-resident variant: every cluster re-reads 8 MiB
 
 def main() -> None:
     args = harness.builder_args(__doc__.split("\n\n")[0], out_dir_type=Path)
-    harness.report_built(build(args.out_dir, args.nvcc)["rows"],
+    harness.report_built(build(args.out_dir, args.nvcc)["kernels"],
                          lambda row: row.get("ours_name") or row["name"])
 
 

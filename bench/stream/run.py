@@ -149,10 +149,10 @@ def multicast(rt, bench: Path, rows_meta: list[dict], runs: int, once: bool) -> 
 
 def main() -> int:
     args, rt, manifest = harness.runner(
-        __doc__.split("\n\n")[0], "stream.json",
+        __doc__.split("\n\n")[0],
         (("--only",), dict(choices=["stream", "multicast"])),
         (("--once",), dict(action="store_true")), gib=4, runs=5)
-    meta = manifest["rows"]
+    meta = manifest
     result = {}
     ok = True
     if args.only in (None, "stream"):

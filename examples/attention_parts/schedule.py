@@ -48,7 +48,7 @@ def choose(head_dim: int, seq: int, causal: bool) -> dict:
 
 
 def matches(fields: dict, cfg: dict) -> bool:
-    """Whether a built configuration (build.py's attn.json row, or a
+    """Whether a built configuration (an entry of build.py's manifest.json, or a
     Config's fields) is the chosen one: the chosen fields equal, the others
     at Config's defaults."""
     defaults = {"block_m": 128, "block_n": 128, "stages": 2, "pingpong": False,

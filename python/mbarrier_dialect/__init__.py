@@ -13,7 +13,7 @@ cluster is reached through a remote view whose arrivals lower to the
 - ``mbarrier_dialect.dialects.mbarrier``: the op classes.
 - ``mbarrier_dialect.runtime``: load and launch cubins (no MLIR needed).
 - ``mbarrier_dialect.manifest``: kernels + inputs + expected outputs as a
-  manifest that test/gpu/run_manifest.py runs on a GPU machine.
+  manifest that test/gpu/suite/run_manifest.py runs on a GPU machine.
 """
 from __future__ import annotations
 

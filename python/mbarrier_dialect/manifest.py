@@ -1,5 +1,5 @@
 """Kernels with their inputs and expected outputs, written as a manifest that
-a GPU machine runs without MLIR (``test/gpu/run_manifest.py``, which needs
+a GPU machine runs without MLIR (``test/gpu/suite/run_manifest.py``, which needs
 only numpy, cuda-bindings and ``runtime.py``).
 
     from mbarrier_dialect import manifest
@@ -9,9 +9,11 @@ only numpy, cuda-bindings and ``runtime.py``).
                                manifest.scalar(1000)],
                          expect={"out": expected_array})
     manifest.write([case], "build/suite")              # cubins + manifest.json
-    # on the GPU machine:  python3 test/gpu/run_manifest.py build/suite
+    # on the GPU machine:  python3 test/gpu/suite/run_manifest.py build/suite
 
-The format of ``manifest.json`` (one entry per kernel)::
+The format of ``manifest.json`` (one entry per kernel; the repository's one
+manifest format, which the benchmarks' builders write too, through
+bench/harness.py, with their own fields per entry)::
 
     {"kernels": [{"name": "k", "cubin": "k.cubin", "entry": "k",
                   "grid": [2,1,1], "block": [32,1,1], "cluster": [2,1,1],

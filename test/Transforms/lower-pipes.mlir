@@ -1,10 +1,13 @@
 // mbarrier-lower-pipes: every pipe op becomes the mbarrier (and NVVM TMA) ops
 // it stands for; no pipe op or type survives.
 // RUN: mbarrier-opt %s --mbarrier-lower-pipes | FileCheck %s --implicit-check-not=mbarrier.pipe --implicit-check-not=pipe_state --implicit-check-not=mbarrier.slot
-// Where the target has PTX 8.6, a multicast release is the restricted fence
-// and relaxed arrivals, under the release's predicate:
-// RUN: mbarrier-opt %s --mbarrier-lower-pipes="chip=sm_90" | FileCheck %s --check-prefix=FENCE
-// RUN: mbarrier-opt %s --mbarrier-lower-pipes="chip=sm_90 features=+ptx80" | FileCheck %s --check-prefix=NOFENCE
+// Where the gpu.module's target has PTX 8.6 (mbarrier-attach-target, the one
+// target decision), a multicast release is the restricted fence and relaxed
+// arrivals, under the release's predicate; below it, and outside a targeted
+// gpu.module, release.cluster arrivals:
+// RUN: mbarrier-opt %s --mbarrier-attach-target="features=+ptx86" --mbarrier-lower-pipes | FileCheck %s --check-prefix=FENCE
+// RUN: mbarrier-opt %s --mbarrier-attach-target="features=+ptx80" --mbarrier-lower-pipes | FileCheck %s --check-prefix=NOFENCE
+// RUN: mbarrier-opt %s --mbarrier-lower-pipes | FileCheck %s --check-prefix=NOFENCE
 // NOFENCE-NOT: mbarrier.fence_release
 // In a gpu.module the module's NVVM target decides (mbarrier-to-ptx attaches
 // it first): a derived PTX version gets the fence and is raised to 8.6; an

@@ -2,22 +2,13 @@
 // thread with nothing but pure ops between them become one
 // mbarrier.fence_release + relaxed.cluster arrivals; every reason not to
 // merge leaves the IR as it is. docs/fence-merging.md has the argument.
-// RUN: mbarrier-opt %s --mbarrier-merge-release-fences="chip=sm_90" | FileCheck %s
-// Without a target and without the chip option, nothing is rewritten in the
-// functions outside a gpu.module (a module's own target still decides there):
-// RUN: mbarrier-opt %s --mbarrier-merge-release-fences | FileCheck %s --check-prefix=NOCHIP
-// An explicit PTX version below 8.6 in the options: nothing either.
-// RUN: mbarrier-opt %s --mbarrier-merge-release-fences="chip=sm_90 features=+ptx80" | FileCheck %s --check-prefix=NOCHIP
-// NOCHIP-LABEL: func.func @two_remote(
-// NOCHIP-NOT: mbarrier.fence_release
-// NOCHIP: mbarrier.arrive %{{.*}}[%{{.*}}] : !mbarrier.remote<1>
-// NOCHIP-NEXT: mbarrier.arrive %{{.*}}[%{{.*}}] : !mbarrier.remote<1>
-// NOCHIP-NOT: mbarrier.fence_release
-// NOCHIP-LABEL: gpu.module @ptx86
-// NOCHIP: mbarrier.fence_release
-// NOCHIP-LABEL: gpu.module @ptx80
-// NOCHIP-NOT: mbarrier.fence_release
-// NOCHIP: gpu.module @end
+// RUN: mbarrier-opt %s --mbarrier-merge-release-fences | FileCheck %s
+// The target is the gpu.module's #nvvm.target (mbarrier-attach-target, the one
+// target decision): @funcs has what attach-target gives by default (sm_90, a
+// derived PTX version, raised to 8.6 by the merge); a module without a target
+// is left as it is.
+
+gpu.module @funcs [#nvvm.target<chip = "sm_90">] attributes {mbarrier.derived_ptx} {
 
 // ----- Legal shapes -----
 
@@ -220,7 +211,9 @@ func.func @not_release_cluster(%g: !mbarrier.group<1>, %i: index) {
   return
 }
 
-// ----- The target of the gpu.module decides, not the options -----
+}
+
+// ----- The target of each gpu.module decides -----
 
 // PTX 8.6 on the module's target: merged.
 // CHECK-LABEL: gpu.module @ptx86
@@ -247,6 +240,9 @@ gpu.module @ptx86 [#nvvm.target<chip = "sm_90", features = "+ptx86">] {
 // CHECK-NOT: mbarrier.fence_release
 // CHECK-NOT: sem = #mbarrier.sem<relaxed>
 // CHECK: gpu.module @invalid_target
+// CHECK-NOT: mbarrier.fence_release
+// CHECK-NOT: sem = #mbarrier.sem<relaxed>
+// CHECK: gpu.module @untargeted
 // CHECK-NOT: mbarrier.fence_release
 // CHECK-NOT: sem = #mbarrier.sem<relaxed>
 // CHECK: gpu.module @end
@@ -276,6 +272,15 @@ gpu.module @two_targets [#nvvm.target<chip = "sm_90", features = "+ptx86">, #nvv
 }
 // (attach-target and the lowering report an invalid target; this pass leaves it.)
 gpu.module @invalid_target [#nvvm.target<chip = "sm_90", features = "+ptx11">] {
+  func.func @f(%g: !mbarrier.group<1>, %i: index) {
+    %a = mbarrier.remote_view %g, cta_rank 1 : !mbarrier.group<1>
+    mbarrier.arrive %a[%i] : !mbarrier.remote<1>
+    mbarrier.arrive %a[%i] : !mbarrier.remote<1>
+    return
+  }
+}
+// No target (outside any targeted gpu.module): no merge, no error.
+gpu.module @untargeted {
   func.func @f(%g: !mbarrier.group<1>, %i: index) {
     %a = mbarrier.remote_view %g, cta_rank 1 : !mbarrier.group<1>
     mbarrier.arrive %a[%i] : !mbarrier.remote<1>

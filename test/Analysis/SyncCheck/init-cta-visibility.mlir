@@ -5,7 +5,7 @@
 // a __syncthreads / cluster sync after its inits for this). Error where
 // every path has the init pending, warning where some path has; reported
 // once, at the first use.
-// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-lower-pipes="chip=sm_90" --mbarrier-check-sync
+// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-attach-target --mbarrier-lower-pipes --mbarrier-check-sync
 
 // Thread 0 initializes; every thread arrives and waits with no CTA barrier.
 gpu.module @no_cta_barrier {

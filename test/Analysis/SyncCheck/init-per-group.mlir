@@ -4,7 +4,7 @@
 // each group left out of the prologue is reported at its own first use,
 // with a note at its view. Views that may overlap keep the old rule (an
 // init through one may reach the other): silent.
-// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-lower-pipes="chip=sm_90" --mbarrier-check-sync
+// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-attach-target --mbarrier-lower-pipes --mbarrier-check-sync
 
 // Two barrier groups of one pool, only `full` initialized: the producer's
 // first wait on `empty` runs on an uninitialized barrier. The loop may run

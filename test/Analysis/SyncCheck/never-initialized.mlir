@@ -3,7 +3,7 @@
 // mbarrier.pipe.init). Every mbarrier operation but init is undefined on an
 // uninitialized barrier. Pipes are checked as mbarrier-lower-pipes lowers
 // them (as in mbarrier-to-ptx), with the pipe ops' locations.
-// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-lower-pipes="chip=sm_90" --mbarrier-check-sync
+// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-attach-target --mbarrier-lower-pipes --mbarrier-check-sync
 
 // No init at all: the arrival and the wait run on an uninitialized barrier.
 // Reported once, at the first use.

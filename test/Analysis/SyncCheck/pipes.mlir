@@ -1,7 +1,7 @@
 // The checker on pipelines: mbarrier-lower-pipes runs first (as in
 // mbarrier-to-ptx), and the diagnostics land on the pipe ops that the
 // barrier ops came from.
-// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-lower-pipes="chip=sm_90" --mbarrier-check-sync
+// RUN: mbarrier-opt %s -split-input-file -verify-diagnostics --mbarrier-attach-target --mbarrier-lower-pipes --mbarrier-check-sync
 
 // Every thread of the consumer warp releases: 32 arrivals per phase on an
 // empty barrier that counts one (consumers = 1). Release from one thread per

@@ -4,7 +4,7 @@ example and every benchmark kernel compiles with the checker on and gets no
 diagnostic at all. And the switches: compile(check_sync=False),
 mbarrier-compile --no-check-sync; warnings land in CompiledKernel.warnings
 and are issued as SyncCheckWarning. The buggy kernels of each class are the
-lit tests of test/Analysis/SyncCheck/ and test/gpu/buggy.py."""
+lit tests of test/Analysis/SyncCheck/ and test/gpu/corpus/buggy.py."""
 import os
 import subprocess
 import sys
@@ -158,7 +158,7 @@ def test_cli_prints_warnings_and_can_turn_the_checker_off(tmp_path):
     assert proc.returncode == 0 and ".entry k" in proc.stdout and proc.stderr == ""
 
 
-# The runtime-evidence kernels of test/gpu/buggy.py: the checker reports each
+# The runtime-evidence kernels of test/gpu/corpus/buggy.py: the checker reports each
 # buggy kernel (its class's diagnostic, with its severity) and none of the
 # fixed twins; with the checker off both build to cubins and a manifest.
 import buggy  # noqa: E402

@@ -3,7 +3,7 @@ has the tensor-core and TMA instructions of a Hopper GEMM; its ring is an
 mbarrier.pipe, and in the 2x1 cluster form the copies multicast and the
 release is the pipe's (restricted release fence + relaxed cluster arrivals
 on both CTAs); the synchronization checker is silent on it. (The H200 runs are
-bench/gemm/: run.py, device_run.sh.)"""
+bench/gemm/run.py, through device/run.sh gemm.)"""
 import json
 import os
 import re
@@ -123,7 +123,7 @@ def test_case_is_exact_and_the_bench_builds(tmp_path):
                            "--configs", "c1_128,c2_256"], capture_output=True, text=True,
                           timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    configs = json.loads((out / "gemm.json").read_text())["configs"]
+    configs = json.loads((out / "manifest.json").read_text())["kernels"]
     assert [c["name"] for c in configs] == ["c1_128", "c2_256"]
     assert all(c["checker_warnings"] == 0 for c in configs)
     exact = json.loads((out / "exact" / "manifest.json").read_text())["kernels"]

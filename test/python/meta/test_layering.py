@@ -156,11 +156,12 @@ def test_the_check_sees_an_upward_import():
 # importing only what is to its left, through package paths (pyproject's
 # pytest pythonpath, the `bench` package); no sys.path edits but the two
 # that put examples/ on the path for scripts (bench/__init__.py for the
-# benchmarks, test/gpu/kernels.py for the suite's builders run as scripts).
+# benchmarks, test/gpu/suite/corpus_path.py, with the corpus, for the
+# suite's builders run as scripts).
 # --------------------------------------------------------------------------
 
 ANNEX = ["python/mbarrier_dialect", "examples", "bench", "test"]
-PATH_SETTINGS = {"bench/__init__.py", "test/gpu/kernels.py"}
+PATH_SETTINGS = {"bench/__init__.py", "test/gpu/suite/corpus_path.py"}
 
 
 def _py_files(folder):

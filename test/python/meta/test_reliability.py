@@ -206,7 +206,7 @@ def test_mbarrier_compile_lower_chip_names_op_and_chip(tmp_path):
 
 
 # The runtime's edges (non-ELF cubin, impossible launch shapes, a malformed
-# manifest) are tested in test_runtime.py; on the GPU by test/gpu/edge_manifest.py.
+# manifest) are tested in test_runtime.py; on the GPU by test/gpu/suite/edge_manifest.py.
 
 
 def test_ptxas_rejection_carries_its_message():

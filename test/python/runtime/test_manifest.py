@@ -1,4 +1,4 @@
-"""mbarrier_dialect.manifest writes what test/gpu/run_manifest.py (the
+"""mbarrier_dialect.manifest writes what test/gpu/suite/run_manifest.py (the
 MLIR-free runner of the GPU machine) reads."""
 import importlib.util
 import json
@@ -10,7 +10,7 @@ import pytest
 from mbarrier_dialect import manifest
 from mbarrier_dialect.lang import Kernel
 
-RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "run_manifest.py")
+RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "suite", "run_manifest.py")
 
 
 def _runner():

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 RUNTIME = ROOT / "python" / "mbarrier_dialect" / "runtime.py"
-RUN_MANIFEST = ROOT / "test" / "gpu" / "run_manifest.py"
+RUN_MANIFEST = ROOT / "test" / "gpu" / "suite" / "run_manifest.py"
 
 
 def _load_runtime(name: str):

@@ -45,9 +45,9 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     `gpu.module` kernels are compiled); with `reject-nvgpu=true`, so is the
     first nvgpu op of each `gpu.module`, naming `raise-nvgpu=true`.
 
-    `chip`/`features` are a thin alias for ops outside any targeted
-    `gpu.module` (a bare `func.func`): the target they are checked against,
-    as if attached there. They never override a module's own target.
+    Ops outside any targeted `gpu.module` (a bare `func.func`) are lowered
+    and checked against no target: the target comes only from the module's
+    `#nvvm.target` (`mbarrier-attach-target`, the one target decision).
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
@@ -56,10 +56,6 @@ def ConvertMBarrierToNVVM : Pass<"convert-mbarrier-to-nvvm"> {
     "::mlir::scf::SCFDialect",
   ];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Alias: the target chip of ops outside a targeted gpu.module (e.g. sm_90)">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "Target features (e.g. +ptx86) that go with `chip`">,
     Option<"debugWaits", "debug-waits", "uint64_t", /*default=*/"0",
            "Bound in ns of every blocking wait: past it, the wait records "
            "where it is stuck and traps (0: off)">,

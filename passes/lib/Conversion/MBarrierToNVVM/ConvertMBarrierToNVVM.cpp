@@ -148,7 +148,7 @@ struct ConvertMBarrierToNVVMPass
       auto module = dyn_cast<gpu::GPUModuleOp>(scope);
       if ((module && failed(raiseDerivedPTXVersion(
                          module, getRequiredPTXVersion(module)))) ||
-          failed(checkMBarrierTargetSupport(scope, chip, features)) ||
+          failed(checkMBarrierTargetSupport(scope)) ||
           failed(lowering::checkNamedBarrierIds(scope)))
         failedScope = true;
     }

@@ -140,10 +140,9 @@ LogicalResult checkOp(Operation *op, const NVPTXTarget &target,
   return success();
 }
 
-/// The NVVM targets that apply to `op`: those of its gpu.module, else the
-/// pass options. An invalid target is a located error.
-FailureOr<SmallVector<NVPTXTarget>>
-targetsOf(Operation *op, const std::optional<NVPTXTarget> &fallback) {
+/// The NVVM targets that apply to `op`: those of its gpu.module (none
+/// outside a targeted module). An invalid target is a located error.
+FailureOr<SmallVector<NVPTXTarget>> targetsOf(Operation *op) {
   SmallVector<NVPTXTarget> targets;
   if (auto module = op->getParentOfType<gpu::GPUModuleOp>())
     if (ArrayAttr attrs = module.getTargetsAttr())
@@ -156,8 +155,6 @@ targetsOf(Operation *op, const std::optional<NVPTXTarget> &fallback) {
             return failure();
           targets.push_back(*target);
         }
-  if (targets.empty() && fallback)
-    targets.push_back(*fallback);
   return targets;
 }
 
@@ -186,25 +183,15 @@ static LogicalResult checkFunctions(Operation *root) {
   return failure(failed);
 }
 
-LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root,
-                                                   StringRef chip,
-                                                   StringRef features) {
+LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root) {
   if (failed(checkFunctions(root)))
     return failure();
-  // The chip/features alias: the target of ops outside a targeted module.
-  FailureOr<std::optional<FallbackTarget>> alias =
-      parseFallbackTarget(root, chip, features);
-  if (failed(alias))
-    return failure();
-  std::optional<NVPTXTarget> fallback;
-  if (*alias)
-    fallback = (*alias)->target;
   WaitScopes waitScopes;
   bool failed = false;
   root->walk([&](Operation *op) {
     if (!isa<MBarrierDialect>(op->getDialect()))
       return WalkResult::advance();
-    FailureOr<SmallVector<NVPTXTarget>> targets = targetsOf(op, fallback);
+    FailureOr<SmallVector<NVPTXTarget>> targets = targetsOf(op);
     if (::mlir::failed(targets)) {
       failed = true;
       return WalkResult::interrupt();

@@ -45,19 +45,6 @@ SmallVector<NVPTXTarget> mbarrier::getNVPTXTargets(gpu::GPUModuleOp module) {
   return targets;
 }
 
-FailureOr<std::optional<FallbackTarget>>
-mbarrier::parseFallbackTarget(Operation *root, StringRef chip,
-                              StringRef features) {
-  if (chip.empty())
-    return std::optional<FallbackTarget>();
-  FailureOr<NVPTXTarget> target =
-      parseNVPTXTarget(chip, features, [&] { return root->emitError(); });
-  if (failed(target))
-    return failure();
-  return std::optional<FallbackTarget>(
-      FallbackTarget{*target, /*derived=*/!target->explicitPtx});
-}
-
 static bool canUse(const NVPTXTarget &target, bool derived, unsigned sm,
                    unsigned ptx) {
   if (target.sm < sm)
@@ -67,13 +54,12 @@ static bool canUse(const NVPTXTarget &target, bool derived, unsigned sm,
   return derived && roundUpPTXVersion(ptx).has_value();
 }
 
-bool mbarrier::canUsePTX(gpu::GPUModuleOp module, unsigned sm, unsigned ptx,
-                         const std::optional<FallbackTarget> &fallback) {
+bool mbarrier::canUsePTX(gpu::GPUModuleOp module, unsigned sm, unsigned ptx) {
   SmallVector<NVPTXTarget> targets = getNVPTXTargets(module);
   bool hasTargets = module && module.getTargetsAttr() &&
                     !module.getTargetsAttr().empty();
   if (!hasTargets)
-    return fallback && canUse(fallback->target, fallback->derived, sm, ptx);
+    return false;
   if (targets.empty())
     return false; // invalid: reported by attach-target / the conversion
   bool derived = isPTXDerived(module);
@@ -117,7 +103,7 @@ bool ReleaseFenceSupport::operator()(Operation *op) {
   auto module = op->getParentOfType<gpu::GPUModuleOp>();
   auto [it, inserted] = allowedIn.try_emplace(module, false);
   if (inserted)
-    it->second = canUsePTX(module, /*sm=*/90, kRelaxedPTX, fallback);
+    it->second = canUsePTX(module, /*sm=*/90, kRelaxedPTX);
   return it->second;
 }
 

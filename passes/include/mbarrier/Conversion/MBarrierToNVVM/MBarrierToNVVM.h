@@ -77,11 +77,11 @@ void populateMBarrierStructuralConversions(TypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            ConversionTarget &target);
 
-/// Checks every mbarrier op under `root` against the NVVM target attached to
-/// its gpu.module, or `chip`/`features` where none is attached (no check when
-/// both are empty). Emits one located error per unsupported op.
-LogicalResult checkMBarrierTargetSupport(Operation *root, StringRef chip,
-                                         StringRef features);
+/// Checks every mbarrier op under `root` against the NVVM targets attached
+/// to its gpu.module (mbarrier-attach-target, the one target decision; no
+/// check outside a targeted gpu.module). Emits one located error per
+/// unsupported op.
+LogicalResult checkMBarrierTargetSupport(Operation *root);
 
 /// The lowest PTX ISA version (x10) the instructions emitted for the ops
 /// under `root` need: exactly for mbarrier ops, from a short table for

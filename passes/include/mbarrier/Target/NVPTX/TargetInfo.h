@@ -34,23 +34,12 @@ bool isPTXDerived(gpu::GPUModuleOp module);
 /// conversion report those).
 SmallVector<NVPTXTarget> getNVPTXTargets(gpu::GPUModuleOp module);
 
-/// The target of ops outside any targeted gpu.module, from a pass's
-/// `chip`/`features` options (a thin alias: as if mbarrier-attach-target had
-/// attached it there; empty features: derived). None for an empty chip;
-/// fails, reported at `root`, for an invalid target.
-struct FallbackTarget {
-  NVPTXTarget target;
-  bool derived;
-};
-FailureOr<std::optional<FallbackTarget>>
-parseFallbackTarget(Operation *root, StringRef chip, StringRef features);
-
-/// Whether every NVVM target of `module` (none: `fallback`) can emit an
-/// instruction of PTX `ptx` on chip sm_`sm` or later: its version is at
-/// least `ptx`, or it is derived and the backend knows such a version.
-/// Neither: false (the caller emits the form every target takes).
-bool canUsePTX(gpu::GPUModuleOp module, unsigned sm, unsigned ptx,
-               const std::optional<FallbackTarget> &fallback = std::nullopt);
+/// Whether `module` has NVVM targets and every one can emit an instruction
+/// of PTX `ptx` on chip sm_`sm` or later: its version is at least `ptx`, or
+/// it is derived and the backend knows such a version. Otherwise (no
+/// module, no target: ops outside a targeted gpu.module) false: the caller
+/// emits the form every target takes.
+bool canUsePTX(gpu::GPUModuleOp module, unsigned sm, unsigned ptx);
 
 /// Raises a derived PTX version of `module` to the lowest the backend knows
 /// that is >= `ptx` (nothing for an explicit or already higher version).
@@ -62,13 +51,10 @@ LogicalResult raiseDerivedPTXVersion(gpu::GPUModuleOp module, unsigned ptx);
 /// raises the module's derived version for the form it then emits.
 class ReleaseFenceSupport {
 public:
-  explicit ReleaseFenceSupport(std::optional<FallbackTarget> fallback)
-      : fallback(std::move(fallback)) {}
   bool operator()(Operation *op);
   LogicalResult use(Operation *op);
 
 private:
-  std::optional<FallbackTarget> fallback;
   DenseMap<Operation *, bool> allowedIn; // per gpu.module (null: none)
 };
 

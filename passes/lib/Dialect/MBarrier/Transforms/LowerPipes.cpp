@@ -430,14 +430,10 @@ struct MBarrierLowerPipes
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     // Where the restricted release fence exists: per gpu.module, from its
-    // NVVM target or, outside a targeted module, the chip/features alias
-    // (none: the release.cluster form every target takes). A multicast
-    // release that gets it raises a derived PTX version to 8.6.
-    FailureOr<std::optional<FallbackTarget>> fallback =
-        parseFallbackTarget(getOperation(), chip, features);
-    if (failed(fallback))
-      return signalPassFailure();
-    ReleaseFenceSupport support(*fallback);
+    // NVVM target (outside a targeted module: the release.cluster form every
+    // target takes). A multicast release that gets it raises a derived PTX
+    // version to 8.6.
+    ReleaseFenceSupport support;
     auto restrictedFence = [&](Operation *op) { return support(op); };
     WalkResult raised = getOperation()->walk([&](PipeReleaseOp op) {
       auto pipe = cast<PipeType>(op.getPipe().getType());

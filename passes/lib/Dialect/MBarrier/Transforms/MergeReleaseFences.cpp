@@ -36,12 +36,8 @@ struct MergeReleaseFencesPass
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    // From each gpu.module's NVVM target, or the chip/features alias.
-    FailureOr<std::optional<FallbackTarget>> fallback =
-        parseFallbackTarget(root, chip, features);
-    if (failed(fallback))
-      return signalPassFailure();
-    ReleaseFenceSupport allowed(*fallback);
+    // From each gpu.module's NVVM target (none: no rewrite there).
+    ReleaseFenceSupport allowed;
 
     SmallVector<SmallVector<Operation *>> groups;
     root->walk([&](Block *block) {

@@ -29,8 +29,8 @@ def MBarrierLowerPipes : Pass<"mbarrier-lower-pipes"> {
       cluster}` `arrive ... on %rank` per CTA of the row and/or column (from
       `%cluster_ctarank`), under `if %pred` as a whole: the consumer
       publishes its reads of its own stage, which is what the producers that
-      refill it need. Where a target lacks PTX 8.6 (the options' `chip` and
-      `features` for modules without a target), `.release.cluster` arrivals.
+      refill it need. Where a target lacks PTX 8.6 (and outside a targeted
+      `gpu.module`), `.release.cluster` arrivals.
     - `pipe.cp_async_bulk(_tensor)`: the NVVM bulk copies on the full
       barrier; `multicast row|col` computes the CTA mask of the row or
       column.
@@ -40,12 +40,6 @@ def MBarrierLowerPipes : Pass<"mbarrier-lower-pipes"> {
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
-  ];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Alias: the target chip of ops outside a targeted gpu.module (e.g. sm_90)">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "Target features (e.g. +ptx86) that go with `chip`">,
   ];
 }
 
@@ -81,22 +75,14 @@ def MBarrierMergeReleaseFences : Pass<"mbarrier-merge-release-fences"> {
     Only where every NVVM target of the enclosing `gpu.module` has sm_90 and
     PTX ISA 8.6 (`.relaxed` and `fence.release`), or a PTX version that
     `mbarrier-attach-target` derived (this pass then raises it to 8.6).
-    `chip`/`features` are a thin alias for ops outside any targeted
-    `gpu.module`: the target they get, as if attached there (empty
-    features: derived). Below that, or with no target and no chip, nothing
-    is rewritten and nothing is reported.
+    Below that, or outside a targeted `gpu.module`, nothing is rewritten and
+    nothing is reported.
 
     In `mbarrier-to-ptx` it runs after the checker, on the barriers as the
     user wrote them, and right before the conversion to NVVM that reads the
     merged arrivals, at `O` >= 1 (off at `O=0` or with
     `merge-release-fences=false`).
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Alias: the target chip of ops outside a targeted gpu.module (e.g. sm_90); none: no rewrite there">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "Target features (+ptxNN) that go with `chip`; empty: derived">,
-  ];
 }
 
 def MBarrierAllocateNamedBarriers : Pass<"mbarrier-allocate-named-barriers"> {

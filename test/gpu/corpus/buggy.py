@@ -6,8 +6,8 @@ each one), into cubins and a manifest that run_manifest.py runs on the GPU
 with a timeout, so that each failure shows as HANG, ERROR (a CUDA fault),
 FAIL (wrong data) or, where the hardware happens to hide the bug, PASS.
 
-    python test/gpu/buggy.py OUT_DIR          # e.g. .gpu/buggy
-    python3 test/gpu/run_manifest.py OUT_DIR  # on the GPU machine
+    python test/gpu/corpus/buggy.py OUT_DIR          # e.g. .gpu/buggy
+    python3 test/gpu/suite/run_manifest.py OUT_DIR  # on the GPU machine
 
 Every kernel writes `out`; the expected values are those of a correct run
 (the fixed twin passes with them). BUGS maps each kernel to its class, the

@@ -2,8 +2,8 @@
 each entry must end as ERROR with a clear one-line reason (never a
 traceback), and run_manifest.py must exit non-zero.
 
-    python test/gpu/edge_manifest.py SUITE_DIR OUT_DIR   # SUITE_DIR: a built full suite
-    python3 test/gpu/run_manifest.py OUT_DIR             # on the GPU machine
+    python test/gpu/suite/edge_manifest.py SUITE_DIR OUT_DIR   # SUITE_DIR: a built full suite
+    python3 test/gpu/suite/run_manifest.py OUT_DIR             # on the GPU machine
 """
 import json
 import os

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run a manifest of prebuilt cubins on the GPU and check their outputs.
 
-    python3 test/gpu/run_manifest.py MANIFEST_DIR [--only NAME] [--repeat N] [--log FILE]
+    python3 test/gpu/suite/run_manifest.py MANIFEST_DIR [--only NAME] [--repeat N] [--log FILE]
 
 Needs only the standard library, numpy, cuda-bindings and
 ``python/mbarrier_dialect/runtime.py`` (loaded by path, so neither MLIR nor
@@ -35,7 +35,7 @@ import numpy as np
 
 SKIP = 77
 RESULT_TAG = "RUN_MANIFEST_RESULT "
-RUNTIME_PATH = Path(__file__).resolve().parents[2] / "python" / "mbarrier_dialect" / "runtime.py"
+RUNTIME_PATH = Path(__file__).resolve().parents[3] / "python" / "mbarrier_dialect" / "runtime.py"
 EXIT_CODES = {"PASS": 0, "FAIL": 1, "ERROR": 2}
 
 

@@ -14,11 +14,11 @@ Build here (MLIR needed; every kernel with the checker off and debug waits
 on, bound BOUND_NS), then run on the GPU machine (numpy, cuda-bindings and
 runtime.py only):
 
-    python test/gpu/production_pairs.py build DIR
-    python3 test/gpu/production_pairs.py run DIR      # on the GPU
+    python test/gpu/corpus/production_pairs.py build DIR
+    python3 test/gpu/suite/run_pairs.py DIR                  # on the GPU
 
 DIR gets hangs/, twins/ (run_debug_waits.py's format) and faults/
-(run_manifest.py's). `run` prints one table: a hang is OK when its launch
+(run_manifest.py's). run_pairs.py prints one table: a hang is OK when its launch
 failed within the bound + 1 s with a line naming one of its stuck waits, a
 fault when its launch failed with a CUDA error, a twin when it passed.
 Exit status 0 when every row is OK.
@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parents[0] / "Analysis" / "SyncCheck" / "production"
+CORPUS = HERE.parents[1] / "Analysis" / "SyncCheck" / "production"
 BOUND_NS = 200_000_000
 
 N_CHUNKS, ROUNDS = 8, 16
@@ -86,42 +86,13 @@ def build(out: Path) -> None:
         print(f"{out / where}: {', '.join(k['name'] for k in kernels)}")
 
 
-def run(out: Path) -> int:
-    import run_debug_waits as rdw  # test/gpu: the script's own folder, first on sys.path
-    import run_manifest as rm
-
-    status = rm.probe_gpu(out / "twins", print)
-    if status is not None:
-        return status
-    rows = []
-    for part in ("hangs", "twins"):
-        for kernel in rm.load_manifest(out / part):
-            result = rdw.run_child(out, part, kernel)
-            ok, what = rdw.judge(part, kernel, result)
-            rows.append((kernel["name"], part, ok, what))
-            for line in result.get("lines") or []:
-                print(f"    {kernel['name']}: {line}")
-    for kernel in rm.load_manifest(out / "faults"):
-        result, _ = rm.run_child(out / "faults", kernel, 1)
-        ok = result["result"] == "ERROR"
-        rows.append((kernel["name"], "faults", ok, f"{result['result']}: {result['detail']}"))
-    print()
-    print("| kernel | part | verdict | what happened |")
-    print("|---|---|---|---|")
-    for name, part, ok, what in rows:
-        print(f"| {name} | {part} | {'OK' if ok else 'BAD'} | {what} |")
-    return 0 if rows and all(r[2] for r in rows) else 1
-
-
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("build", "run"):
-        print("usage: production_pairs.py build|run DIR", file=sys.stderr)
+    if len(argv) != 2 or argv[0] != "build":
+        print("usage: production_pairs.py build DIR  (then test/gpu/suite/run_pairs.py DIR on the GPU)",
+              file=sys.stderr)
         return 2
-    out = Path(argv[1])
-    if argv[0] == "build":
-        build(out)
-        return 0
-    return run(out)
+    build(Path(argv[1]))
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Run what test/gpu/debug_waits.py built on the GPU: every hang must fail
+"""Run what test/gpu/corpus/debug_waits.py built on the GPU: every hang must fail
 its launch within the bound + 1 s with a located line, every twin must pass.
 
-    python3 test/gpu/run_debug_waits.py DIR [--only NAME] [--log FILE]
+    python3 test/gpu/suite/run_debug_waits.py DIR [--only NAME] [--log FILE]
 
 DIR holds ``hangs/`` and ``twins/`` (run_manifest.py's format; a hang's
 entry adds ``bound_ns`` and ``stuck_at``). Each kernel runs in a child

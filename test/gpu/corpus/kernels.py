@@ -23,19 +23,18 @@ from mbarrier_dialect.lang import (Kernel, MBarrier, TMABar, cp_async_bulk_tenso
                                    unrolled_range)
 from mbarrier_dialect.manifest import Case, buffer, scalar, tensormap
 from mbarrier_dialect.runtime import validate_launch_shape
-from named_pingpong import named_pingpong  # noqa: E402 (test/gpu is on the path)
+from named_pingpong import named_pingpong  # noqa: E402 (test/gpu/corpus is on the path)
 
-EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples")
 # The Python examples, each in the suite through its case().
 EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy",
                    "tma_pipeline", "gemm", "attention")
 
 
 def example(name: str):
-    """examples/<name>.py as a module (examples/ on the path, as when it runs
-    as a script: gemm.py imports its parts from examples/gemm_parts/)."""
-    if EXAMPLES not in sys.path:
-        sys.path.insert(0, EXAMPLES)
+    """examples/<name>.py as a module (examples/ is on the path, as when it
+    runs as a script: gemm.py imports its parts from examples/gemm_parts/;
+    pytest's pythonpath or test/gpu/suite/corpus_path.py put it there)."""
     path = os.path.join(EXAMPLES, f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)
     module = importlib.util.module_from_spec(spec)

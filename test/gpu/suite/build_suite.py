@@ -1,17 +1,18 @@
-"""Build the GPU suite: compile every kernel of kernels.py to a cubin and
+"""Build the GPU suite: compile every kernel of the corpus's kernels.py to a cubin and
 write a manifest (kernel, launch shape, inputs, expected outputs) that
 run_manifest.py executes on the GPU machine with its own Python. The
 manifest writer is mbarrier_dialect.manifest.
 
-    python test/gpu/build_suite.py OUT_DIR [--suite full|sanitize|stress]
+    python test/gpu/suite/build_suite.py OUT_DIR [--suite full|sanitize|stress]
 """
 from __future__ import annotations
 
 import argparse
 
+import corpus_path  # noqa: F401  (first: test/gpu/corpus and examples/ on the path)
 from mbarrier_dialect import manifest
 
-import kernels  # noqa: E402
+import kernels  # noqa: E402  (test/gpu/corpus)
 import order_store_kernels  # noqa: E402  (issue 22's kernels)
 
 

@@ -1,6 +1,6 @@
 """The build half of the debug-wait evidence (debug_waits.py) and the judge
 of its runner (run_debug_waits.py), everywhere; the GPU half is
-debug_waits_device_run.sh's. The new hangs are ones the checker cannot see:
+device/run.sh debug-waits'. The new hangs are ones the checker cannot see:
 it compiles them (and their twins) without an error or a warning."""
 import json
 import os
@@ -11,7 +11,7 @@ import warnings
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 import debug_waits  # noqa: E402
 from bench.debug_waits import table as debug_waits_table  # noqa: E402
 import run_debug_waits  # noqa: E402

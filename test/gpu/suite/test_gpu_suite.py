@@ -118,7 +118,7 @@ def test_every_example_runs_in_the_suite_with_a_data_check(suite):
     import numpy as np
 
     out, manifest = suite
-    examples = sorted(f for f in os.listdir(os.path.join(HERE, "..", "..", "examples"))
+    examples = sorted(f for f in os.listdir(os.path.join(HERE, "..", "..", "..", "examples"))
                       if f.endswith((".py", ".mlir")))
     assert examples == sorted(EXAMPLE_KERNELS)
     entries = {k["name"]: k for k in manifest["kernels"]}

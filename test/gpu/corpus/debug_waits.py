@@ -17,8 +17,8 @@ compiled with debug waits:
   waits there once: the consumer's parity now names a phase that never
   completes.
 
-    python test/gpu/debug_waits.py OUT_DIR [--bound-ns 200000000]
-    python3 test/gpu/run_debug_waits.py OUT_DIR      # on the GPU machine
+    python test/gpu/corpus/debug_waits.py OUT_DIR [--bound-ns 200000000]
+    python3 test/gpu/suite/run_debug_waits.py OUT_DIR      # on the GPU machine
 
 OUT_DIR/hangs/manifest.json lists the hangs in run_manifest.py's format plus,
 per kernel, ``bound_ns`` and ``stuck_at`` (``file.py:LINE`` of each wait
