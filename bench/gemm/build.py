@@ -6,7 +6,7 @@ exact-check manifest (``exact/``) for test/gpu/suite/run_manifest.py.
 
     python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 
-The device side (run.py, device/run.sh gemm) needs no MLIR.
+The device side (run.py, tools/device/run.sh gemm) needs no MLIR.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The build half of the debug-wait evidence (debug_waits.py) and the judge
 of its runner (run_debug_waits.py), everywhere; the GPU half is
-device/run.sh debug-waits'. The new hangs are ones the checker cannot see:
+tools/device/run.sh debug-waits'. The new hangs are ones the checker cannot see:
 it compiles them (and their twins) without an error or a warning."""
 import json
 import os

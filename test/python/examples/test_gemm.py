@@ -3,7 +3,7 @@ has the tensor-core and TMA instructions of a Hopper GEMM; its ring is an
 mbarrier.pipe, and in the 2x1 cluster form the copies multicast and the
 release is the pipe's (restricted release fence + relaxed cluster arrivals
 on both CTAs); the synchronization checker is silent on it. (The H200 runs are
-bench/gemm/run.py, through device/run.sh gemm.)"""
+bench/gemm/run.py, through tools/device/run.sh gemm.)"""
 import json
 import os
 import re

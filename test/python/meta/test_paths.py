@@ -1,6 +1,6 @@
 """Every repository path the docs cite exists (README.md, RELIABILITY.md,
 BENCHMARKS.md, docs/*.md, bench/**/README.md), and the one device entry
-(device/run.sh) has a step for every name it lists. A path in git history
+(tools/device/run.sh) has a step for every name it lists. A path in git history
 only is cited with the words "git history" on its line; NAME-style
 placeholders and brace or glob patterns are not paths."""
 import glob
@@ -33,8 +33,8 @@ def cited_paths(text: str):
 
 
 def test_the_path_finder_sees_a_missing_path():
-    found = list(cited_paths("see `test/gpu/final_run.sh` and device/run.sh, not examples/NAME.py"))
-    assert found == [(1, "test/gpu/final_run.sh"), (1, "device/run.sh")]
+    found = list(cited_paths("see `test/gpu/final_run.sh` and tools/device/run.sh, not examples/NAME.py"))
+    assert found == [(1, "test/gpu/final_run.sh"), (1, "tools/device/run.sh")]
 
 
 @pytest.mark.parametrize("doc", DOCS)

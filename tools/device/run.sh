@@ -2,12 +2,12 @@
 # The one device entry of the repository: everything the GPU machine runs,
 # for the GPU suite (test/gpu) and the benchmarks (bench/), as named steps.
 #
-#   bash device/run.sh STEP...        e.g.  bash device/run.sh final
+#   bash tools/device/run.sh STEP...        e.g.  bash tools/device/run.sh final
 #
 # Each step reads what was built here first (MLIR needed; the step's file in
-# device/steps/ names the build command and the folder it reads, carried to
+# tools/device/steps/ names the build command and the folder it reads, carried to
 # the device tool) and writes its logs to $OUT. The exit status is 1 if any
-# step failed. Steps (device/steps/<file>.sh):
+# step failed. Steps (tools/device/steps/<file>.sh):
 #   suite.sh        suite sanitize sanitize-stress edge stress
 #   pipes.sh        pipes pipes-sanitize pipes-stress
 #   debug_waits.sh  debug-waits debug-waits-cost

@@ -1,4 +1,4 @@
-# What the steps of device/run.sh share (sourced; $OUT and $status are set).
+# What the steps of tools/device/run.sh share (sourced; $OUT and $status are set).
 
 # The GPU, the driver, the clocks and the Python packages, into $OUT/device.txt.
 device_info() {
