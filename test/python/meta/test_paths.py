@@ -15,7 +15,7 @@ DOCS = (["README.md", "RELIABILITY.md", "BENCHMARKS.md"]
         + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
         + sorted(os.path.relpath(p, ROOT)
                  for p in glob.glob(os.path.join(ROOT, "bench", "**", "README.md"), recursive=True)))
-TOP = ("bench", "test", "device", "examples", "python", "docs", "tools", "passes", "dialect",
+TOP = ("bench", "test", "examples", "python", "docs", "tools", "passes", "dialect",
        "capi", "cmake")
 PATH = re.compile(r"(?<![\w./-])((?:%s)/[A-Za-z0-9_./-]*[A-Za-z0-9_])" % "|".join(TOP))
 
@@ -45,7 +45,7 @@ def test_every_cited_path_exists(doc):
 
 
 def _listed_steps():
-    header = open(os.path.join(ROOT, "device", "run.sh")).read().split("set -u", 1)[0]
+    header = open(os.path.join(ROOT, "tools", "device", "run.sh")).read().split("set -u", 1)[0]
     steps = set()
     for line in header.splitlines():
         m = re.match(r"#\s+\w+\.sh\s+(.*)$", line)
@@ -58,13 +58,13 @@ def test_the_device_entry_has_every_listed_step():
     steps = _listed_steps()
     assert {"suite", "sanitize", "edge", "stress", "gemm", "attention", "fence"} <= steps
     defined = set()
-    for path in glob.glob(os.path.join(ROOT, "device", "steps", "*.sh")):
+    for path in glob.glob(os.path.join(ROOT, "tools", "device", "steps", "*.sh")):
         defined |= {m.replace("_", "-") for m in re.findall(r"^step_(\w+)\(\)", open(path).read(), re.M)}
     assert steps == defined
 
 
 def test_the_device_entry_refuses_an_unknown_step(tmp_path):
-    proc = subprocess.run(["bash", os.path.join(ROOT, "device", "run.sh"), "no-such-step"],
+    proc = subprocess.run(["bash", os.path.join(ROOT, "tools", "device", "run.sh"), "no-such-step"],
                           capture_output=True, text=True, env={**os.environ, "OUT": str(tmp_path)})
     assert proc.returncode == 2 and "unknown step: no-such-step" in proc.stderr
 
