@@ -43,8 +43,6 @@ KNOWN_MISSES = {
         "missed: 96 arrivals per phase on a count-128 barrier, waited in a loop (item 2's shape)",
     "named_pingpong.bug-bar-count":
         "missed: a named barrier reached by fewer threads than its count, in a loop (items 2, 7)",
-    "cutlass_tma_store.bug-wait-read-too-late":
-        "missed: wait_group.read N too large for a ring of staging buffers in a loop (item 3)",
     "deepgemm_grouped.bug-shared-epilogue-barrier":
         "missed: one named-barrier id used by two roles with the same count (item 7)",
 }
