@@ -16,6 +16,14 @@
 //   other's phases: a warning (it goes wrong where the roles overlap in
 //   time, which the model does not order).
 //
+// - the balance of syncs: where every op on an id is a sync of one count,
+//   32 times the warps that use the id, in one loop, each phase takes one
+//   sync of every warp, so a warp that syncs more often per trip than
+//   another hangs: an error at its extra syncs;
+// - class 14, one id for two roles with one count (a warning at the role
+//   that uses the id fewer times), also over the points that may execute
+//   the syncs where a trip count is loaded from memory (mayExecSet).
+//
 // Silence where some named-barrier op's points, id or count are unknown.
 // The wait-for graph across barriers is CheckDeadlock.cpp's.
 //
