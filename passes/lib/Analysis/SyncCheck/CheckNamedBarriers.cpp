@@ -299,6 +299,7 @@ static void reportUnbalancedSyncs(ArrayRef<NamedBarrierUse> uses,
   }
   if (static_cast<int64_t>(extra.size()) > most - least)
     extra.erase(extra.begin(), extra.end() - (most - least));
+  const char *per = *loop ? "per trip" : "in all";
   for (const NamedBarrierUse *use : extra) {
     const NamedBarrierUse &u = *use;
     out.report(u.op, Severity::Error, kUnbalancedSyncsSlot)
@@ -310,7 +311,7 @@ static void reportUnbalancedSyncs(ArrayRef<NamedBarrierUse> uses,
         << " reach this sync: each phase takes one sync of every one of "
            "them, and "
         << describeWarps(ahead) << " sync on the id " << most
-        << " time(s) " << (*loop ? "per trip" : "in all") << " where "
+        << " time(s) " << per << " where "
         << describeWarps(behind) << " sync " << least
         << " time(s): their syncs beyond the others' never complete";
   }
