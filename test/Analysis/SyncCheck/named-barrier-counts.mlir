@@ -154,3 +154,52 @@ gpu.module @arrive_in_a_loop_is_not_bounded_m {
     gpu.return
   }
 }
+
+// -----
+
+// The balance of syncs (FA3's warp scheduler, named_barrier.hpp): @done
+// waits for 256 threads, the 8 warps that use it, so each phase takes one
+// sync of every warp; warp group 0 syncs twice per trip (once in its role
+// branch), warp group 1 once: warp group 0 outruns it and hangs, for every
+// trip count of at least one.
+gpu.module @unbalanced_m {
+  mbarrier.named_barrier @done id 4
+  gpu.func @unbalanced_syncs(%n: i32) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c128 = arith.constant 128 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %wg0 = arith.cmpi ult, %tid, %c128 : index
+    scf.for %i = %i0 to %n step %i1 : i32 {
+      scf.if %wg0 {
+        // expected-error @+1 {{syncs on named barrier @done (id 4) for 256 threads, every warp that uses the id (warps 0-7), but only warps 0-3 reach this sync: each phase takes one sync of every one of them, and warps 0-3 sync on the id 2 time(s) per trip where warps 4-7 sync 1 time(s): their syncs beyond the others' never complete}}
+        mbarrier.bar_sync @done threads 256
+      }
+      mbarrier.bar_sync @done threads 256
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Its correct twin: both warp groups reach both syncs of a trip.
+gpu.module @balanced_m {
+  mbarrier.named_barrier @done id 4
+  gpu.func @balanced_syncs(%n: i32) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c128 = arith.constant 128 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %wg0 = arith.cmpi ult, %tid, %c128 : index
+    scf.for %i = %i0 to %n step %i1 : i32 {
+      scf.if %wg0 {
+        mbarrier.bar_sync @done threads 256
+      } else {
+        mbarrier.bar_sync @done threads 256
+      }
+      mbarrier.bar_sync @done threads 256
+    }
+    gpu.return
+  }
+}

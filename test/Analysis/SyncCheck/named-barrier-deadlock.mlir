@@ -63,19 +63,24 @@ func.func @cycle_through_an_mbarrier_and_a_named_barrier() attributes {known_blo
 
 // -----
 
-// Warp groups 0 and 1 meet on @a; warp group 1 then syncs on @a again, and
-// no warp is left to arrive (enough arrivals in all, so class 11 is silent).
+// Warp groups 0 and 1 meet on @a; warp group 1 then syncs on @a again (in
+// a loop of one trip, which class 11's balance of syncs does not follow),
+// and no warp is left to arrive (enough arrivals in all).
 mbarrier.named_barrier @a id 7
 func.func @sync_that_no_warp_can_still_reach() attributes {known_block_size = array<i32: 256, 1, 1>} {
   %tid = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
   %wg0 = arith.cmpi ult, %tid, %c128 : index
   scf.if %wg0 {
     mbarrier.bar_sync @a threads 256
   } else {
     mbarrier.bar_sync @a threads 256
-    // expected-error @+1 {{deadlock: warps 4-7 wait here on named barrier @a (id 7) for 256 threads, but its phase gets 128 and no warp can still arrive on it}}
-    mbarrier.bar_sync @a threads 256
+    scf.for %i = %c0 to %c1 step %c1 {
+      // expected-error @+1 {{deadlock: warps 4-7 wait here on named barrier @a (id 7) for 256 threads, but its phase gets 128 and no warp can still arrive on it}}
+      mbarrier.bar_sync @a threads 256
+    }
   }
   return
 }

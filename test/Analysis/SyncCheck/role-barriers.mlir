@@ -75,6 +75,90 @@ func.func @one_id_per_role() attributes {known_block_size = array<i32: 256, 1, 1
 
 // -----
 
+// Class 14 in a loop whose trip count is loaded from memory (DeepGEMM's
+// masked grouped GEMM: the blocks below masked_m[blockIdx.y]): the points
+// that may run the loop are those of its branches; warp group 1 syncs once
+// on the id that warp group 0 syncs on twice: reported at warp group 1's,
+// the role that uses the id fewer times.
+gpu.module @m {
+mbarrier.named_barrier @epilogue_wg0 id 6
+gpu.func @loaded_trips_one_id_two_roles(%masked_m: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+  %tid = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %m = llvm.load %masked_m : !llvm.ptr<1> -> i32
+  %n = arith.index_cast %m : i32 to index
+  %wg1 = arith.cmpi uge, %tid, %c128 : index
+  scf.for %b = %c0 to %n step %c1 {
+    scf.if %wg1 {
+      // expected-warning @+1 {{syncs on named barrier @epilogue_wg0 (id 6) for 128 threads (warps 4-7), and warps 0-3, which share no warp with them, sync on the same id with the same count}}
+      mbarrier.bar_sync @epilogue_wg0 threads 128
+    } else {
+      // expected-note @+1 {{the other role's sync on the id}}
+      mbarrier.bar_sync @epilogue_wg0 threads 128
+      mbarrier.bar_sync @epilogue_wg0 threads 128
+    }
+  }
+  gpu.return
+}
+}
+
+// -----
+
+// Its correct twin: each warp group on its own id, in the same loop.
+gpu.module @m {
+mbarrier.named_barrier @epilogue_wg0 id 6
+mbarrier.named_barrier @epilogue_wg1 id 7
+gpu.func @loaded_trips_one_id_per_role(%masked_m: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+  %tid = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %m = llvm.load %masked_m : !llvm.ptr<1> -> i32
+  %n = arith.index_cast %m : i32 to index
+  %wg1 = arith.cmpi uge, %tid, %c128 : index
+  scf.for %b = %c0 to %n step %c1 {
+    scf.if %wg1 {
+      mbarrier.bar_sync @epilogue_wg1 threads 128
+    } else {
+      mbarrier.bar_sync @epilogue_wg0 threads 128
+      mbarrier.bar_sync @epilogue_wg0 threads 128
+    }
+  }
+  gpu.return
+}
+}
+
+// -----
+
+// A trip count that each thread loads from its own address may differ
+// between the roles: not followed (silent).
+gpu.module @m {
+mbarrier.named_barrier @epilogue id 6
+gpu.func @per_thread_trips_not_followed(%counts: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+  %tid = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %t = arith.index_cast %tid : index to i64
+  %p = llvm.getelementptr %counts[%t] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+  %m = llvm.load %p : !llvm.ptr<1> -> i32
+  %n = arith.index_cast %m : i32 to index
+  %wg1 = arith.cmpi uge, %tid, %c128 : index
+  scf.for %b = %c0 to %n step %c1 {
+    scf.if %wg1 {
+      mbarrier.bar_sync @epilogue threads 128
+    } else {
+      mbarrier.bar_sync @epilogue threads 128
+    }
+  }
+  gpu.return
+}
+}
+
+// -----
+
 // A ping-pong's shared id with the count of both groups (256) is one
 // barrier of the two: silent.
 mbarrier.named_barrier @turn id 6

@@ -37,16 +37,6 @@ KNOWN_MISSES = {
         "missed: staging buffer rewritten at a warpgroup's next tile of a persistent scf.while (item 3)",
     "cutlass_pingpong.bug-seq-start-group":
         "missed: both math warpgroups start the ordered sequence as group 0 (item 6, seq.start's group)",
-    "cutlass_cooperative.bug-arrival-count":
-        "missed: 2 arrivals per phase on a count-3 empty barrier of a ring in a loop (items 2, 4)",
-    "nvgpu_ring3.bug-done-count":
-        "missed: 96 arrivals per phase on a count-128 barrier, waited in a loop (item 2's shape)",
-    "named_pingpong.bug-bar-count":
-        "missed: a named barrier reached by fewer threads than its count, in a loop (items 2, 7)",
-    "cutlass_tma_store.bug-wait-read-too-late":
-        "missed: wait_group.read N too large for a ring of staging buffers in a loop (item 3)",
-    "deepgemm_grouped.bug-shared-epilogue-barrier":
-        "missed: one named-barrier id used by two roles with the same count (item 7)",
 }
 
 

@@ -71,8 +71,10 @@ struct BarrierRun {
   std::map<int64_t, bool> phaseSyncs;     // a bar.sync arrived in it
   // Phases that completed with arrivals only: key -> the last arrive.
   std::map<int64_t, Operation *> unmatched;
-  // mbarriers: pending arrivals and the phase number.
+  // mbarriers: pending arrivals and the phase number; the arrive events
+  // of each warp in the current phase.
   std::map<int64_t, int64_t> pending, mphase;
+  std::map<int64_t, std::map<int64_t, int64_t>> phaseArrives;
   bool failed = false; // something outside the model (e.g. over-arrival)
 
   explicit BarrierRun(const BarrierTraces &traces)
@@ -139,9 +141,11 @@ struct BarrierRun {
           return moved;
         }
         it->second -= e.amount;
+        ++phaseArrives[e.key][w];
         if (it->second == 0) {
           it->second = traces.initCounts.at(e.key);
           ++mphase[e.key];
+          phaseArrives[e.key].clear();
         }
       } else {
         if (!pending.count(e.key)) {
@@ -217,9 +221,73 @@ std::string describeEventBarrier(const BarrierRun &run, const BarrierEvent &e) {
   return "an mbarrier";
 }
 
+/// A stuck run whose blocked warp waits on an mbarrier phase that got one
+/// arrival from every warp that ever arrives on the barrier, and fewer than
+/// its init count (CUTLASS's empty barriers initialized with 3 where two
+/// consumers release; mbarDONE initialized with the block where three
+/// warps arrive): every arriving warp has brought its arrival to the phase
+/// and waits for the blocked warp before the next, so the count is more
+/// than a phase ever gets. Reported at the init (the count is the bug);
+/// whether it made the report.
+bool reportShortPhase(const BarrierRun &run, Severity severity,
+                      Reporter &out) {
+  int64_t n = run.traces.numWarps;
+  for (int64_t w = 0; w < n; ++w) {
+    if (run.done[w] || run.traces.traces[w].empty())
+      continue;
+    const BarrierEvent &e = run.blockedAt(w);
+    auto init = run.traces.instance.initOps.find(e.key);
+    auto arrives = run.phaseArrives.find(e.key);
+    if (e.named() || e.kind != BarrierEvent::Wait ||
+        init == run.traces.instance.initOps.end() ||
+        arrives == run.phaseArrives.end() || arrives->second.empty())
+      continue;
+    int64_t count = run.traces.initCounts.at(e.key);
+    int64_t got = count - run.pending.at(e.key);
+    // Every warp that arrives on the barrier anywhere arrived once in this
+    // phase (and is blocked or done: the run is stuck).
+    bool once = got > 0 && got < count;
+    const BarrierEvent *arrive = nullptr;
+    for (int64_t u = 0; u < n && once; ++u) {
+      for (const BarrierEvent &other : run.traces.traces[u])
+        if (other.kind == BarrierEvent::Arrive && other.key == e.key) {
+          arrive = arrive ? arrive : &other;
+          auto it = arrives->second.find(u);
+          once &= it != arrives->second.end() && it->second == 1;
+          break;
+        }
+    }
+    if (!once || !arrive)
+      continue;
+    llvm::BitVector arrivers(n), waiting(n);
+    for (auto [u, k] : arrives->second)
+      arrivers.set(u);
+    for (int64_t u = 0; u < n; ++u)
+      if (!run.done[u] && !run.traces.traces[u].empty() &&
+          run.blockedAt(u).op == e.op)
+        waiting.set(u);
+    out.report(init->second, severity, kDeadlockSlot)
+        << "deadlock: initialized with arrival count " << count
+        << ", but a phase of the barrier gets " << got << " arrival(s): "
+        << run.traces.model.describe(arrivers)
+        << " arrive on it once each and then wait for "
+        << run.traces.model.describe(waiting)
+        << ", which wait on it for the phase to complete (the count is more "
+           "than the arrivals of a phase)";
+    out.note(init->second, kDeadlockSlot, e.op->getLoc(),
+             "the wait that never completes");
+    out.note(init->second, kDeadlockSlot, arrive->op->getLoc(),
+             "an arrival on the barrier");
+    return true;
+  }
+  return false;
+}
+
 /// The report of a stuck run; whether it made one.
 bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
   int64_t n = run.traces.numWarps;
+  if (reportShortPhase(run, severity, out))
+    return true;
   // A named barrier that nothing later arrives on.
   for (int64_t w = 0; w < n; ++w) {
     if (run.done[w] || run.traces.traces[w].empty())

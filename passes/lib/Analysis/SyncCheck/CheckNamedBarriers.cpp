@@ -16,6 +16,14 @@
 //   other's phases: a warning (it goes wrong where the roles overlap in
 //   time, which the model does not order).
 //
+// - the balance of syncs: where every op on an id is a sync of one count,
+//   32 times the warps that use the id, in one loop, each phase takes one
+//   sync of every warp, so a warp that syncs more often per trip than
+//   another hangs: an error at its extra syncs;
+// - class 14, one id for two roles with one count (a warning at the role
+//   that uses the id fewer times), also over the points that may execute
+//   the syncs where a trip count is loaded from memory (mayExecSet).
+//
 // Silence where some named-barrier op's points, id or count are unknown.
 // The wait-for graph across barriers is CheckDeadlock.cpp's.
 //
@@ -127,13 +135,16 @@ struct NamedBarrierUse {
 
 /// The uses of CTA `rank`, or none where some op's points, id or count are
 /// unknown (or differ within a warp).
+/// With `may`, an op's points are those that may execute it
+/// (SPMDModel::mayExecSet: a trip count loaded from memory), for warnings.
 std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operation *> ops,
-                                       SPMDModel &model, int64_t rank) {
+                                       SPMDModel &model, int64_t rank,
+                                       bool may = false) {
   int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
   SmallVector<NamedBarrierUse> uses;
   for (Operation *op : ops) {
     bool waits = namedBarrierOpOf(op)->waits;
-    const ExecSet &points = model.execSet(op);
+    const ExecSet &points = may ? model.mayExecSet(op) : model.execSet(op);
     if (!points)
       return std::nullopt;
     // (key, count) -> warps
@@ -179,6 +190,133 @@ static void reportPartialCTABarrier(const NamedBarrierUse &use,
          "count)";
 }
 
+/// The ops on `key` by warps all inside `warps`.
+static int64_t opsWithin(ArrayRef<NamedBarrierUse> uses, int64_t key,
+                         const llvm::BitVector &warps) {
+  return llvm::count_if(uses, [&](const NamedBarrierUse &u) {
+    llvm::BitVector outside = u.warps;
+    outside.reset(warps);
+    return u.key == key && outside.none();
+  });
+}
+
+/// Class 14: the id of two roles with one count, each of which alone
+/// completes a phase. Reported at the sync of the role that uses the id
+/// fewer times (the one that took another role's id: DeepGEMM's second
+/// epilogue on the first one's barrier), the later one of a tie.
+static void reportSameCountRoles(ArrayRef<NamedBarrierUse> uses,
+                                 Reporter &out) {
+  llvm::SmallPtrSet<Operation *, 4> reported;
+  for (const NamedBarrierUse &use : uses) {
+    if (use.count == 0 || !use.waits)
+      continue;
+    for (const NamedBarrierUse &other : uses) {
+      if (&other == &use)
+        break;
+      if (other.key != use.key || other.count != use.count ||
+          other.op == use.op || !other.waits ||
+          other.warps.anyCommon(use.warps) ||
+          static_cast<int64_t>(use.warps.count()) * kWarpSize < use.count ||
+          static_cast<int64_t>(other.warps.count()) * kWarpSize < use.count)
+        continue;
+      bool otherFewer = opsWithin(uses, use.key, other.warps) <
+                        opsWithin(uses, use.key, use.warps);
+      const NamedBarrierUse &at = otherFewer ? other : use;
+      const NamedBarrierUse &peer = otherFewer ? use : other;
+      if (!reported.insert(at.op).second)
+        break;
+      out.report(at.op, Severity::Warning, kSameCountRolesSlot)
+          << "syncs on named barrier " << describeNamedBarrier(at.op, at.key)
+          << " for " << at.count << " threads (" << describeWarps(at.warps)
+          << "), and " << describeWarps(peer.warps)
+          << ", which share no warp with them, sync on the same id with the "
+             "same count: each group alone completes a phase, so the two "
+             "roles' arrivals count toward each other's phases and a phase "
+             "can complete with threads of both (give each role its own "
+             "named barrier)";
+      out.note(at.op, kSameCountRolesSlot, peer.op->getLoc(),
+               "the other role's sync on the id");
+      break;
+    }
+  }
+}
+
+/// Class 11, the balance of syncs: where every op on `key` is a bar.sync /
+/// bar.red for C threads, C is 32 times the warps that ever use the id, and
+/// every op on it is in the same innermost loop (or none), each phase takes
+/// exactly one sync of every one of those warps (a warp brings its 32
+/// threads once and blocks until the phase completes). A warp that syncs
+/// on the id more times per trip than another then outruns it: its syncs
+/// beyond the other's never complete, in every launch that runs a trip.
+/// Reported at the syncs that only some of the warps reach.
+static void reportUnbalancedSyncs(ArrayRef<NamedBarrierUse> uses,
+                                  int64_t key, const llvm::BitVector &every,
+                                  Operation *fn, SPMDModel &model,
+                                  int64_t rank, Reporter &out) {
+  auto innermostLoop = [&](Operation *op) -> Operation * {
+    for (Operation *p = op->getParentOp(); p && p != fn; p = p->getParentOp())
+      if (isLoop(p))
+        return p;
+    return nullptr;
+  };
+  std::optional<Operation *> loop;
+  std::optional<int64_t> count;
+  for (const NamedBarrierUse &u : uses) {
+    if (u.key != key)
+      continue;
+    if (!u.waits || u.count == 0 || (count && *count != u.count) ||
+        (loop && *loop != innermostLoop(u.op)))
+      return;
+    count = u.count;
+    loop = innermostLoop(u.op);
+  }
+  if (!count || *count != static_cast<int64_t>(every.count()) * kWarpSize)
+    return;
+  // Syncs per trip of each warp of the id.
+  std::map<int, int64_t> syncs;
+  for (const NamedBarrierUse &u : uses)
+    if (u.key == key)
+      for (unsigned w : u.warps.set_bits())
+        ++syncs[w];
+  int64_t most = 0, least = INT64_MAX;
+  for (auto &[w, n] : syncs) {
+    most = std::max(most, n);
+    least = std::min(least, n);
+  }
+  if (most == least)
+    return;
+  llvm::BitVector ahead(every.size()), behind(every.size());
+  for (auto &[w, n] : syncs)
+    (n == most ? ahead : behind).set(w);
+  // The syncs that only warps ahead reach, the last (most - least) of them
+  // in program order: those beyond the others' syncs.
+  SmallVector<const NamedBarrierUse *> extra;
+  for (const NamedBarrierUse &u : uses) {
+    llvm::BitVector outside = u.warps;
+    outside.reset(ahead);
+    if (u.key == key && outside.none())
+      extra.push_back(&u);
+  }
+  if (static_cast<int64_t>(extra.size()) > most - least)
+    extra.erase(extra.begin(), extra.end() - (most - least));
+  const char *per = *loop ? "per trip" : "in all";
+  for (const NamedBarrierUse *use : extra) {
+    const NamedBarrierUse &u = *use;
+    out.report(u.op, Severity::Error, kUnbalancedSyncsSlot)
+        << "syncs on named barrier " << describeNamedBarrier(u.op, key)
+        << " for " << *count << " threads, every warp that uses the id ("
+        << describeWarps(every)
+        << (model.ranks() > 1 ? " of CTA " + std::to_string(rank) : "")
+        << "), but only " << describeWarps(u.warps)
+        << " reach this sync: each phase takes one sync of every one of "
+           "them, and "
+        << describeWarps(ahead) << " sync on the id " << most
+        << " time(s) " << per << " where "
+        << describeWarps(behind) << " sync " << least
+        << " time(s): their syncs beyond the others' never complete";
+  }
+}
+
 void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                                    Reporter &out) {
   if (!model.countable())
@@ -194,8 +332,15 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
     return;
   for (int64_t rank = 0; rank < model.ranks(); ++rank) {
     std::optional<SmallVector<NamedBarrierUse>> uses = namedBarrierUsesOf(ops, model, rank);
-    if (!uses)
+    if (!uses) {
+      // Only the warning of class 14 holds on the points that may execute
+      // the ops (a trip count loaded from memory).
+      if (std::optional<SmallVector<NamedBarrierUse>> may =
+              namedBarrierUsesOf(ops, model, rank, /*may=*/true))
+        reportSameCountRoles(*may, out);
       return;
+    }
+    reportSameCountRoles(*uses, out);
     // Per key: the warps that use it, every arrival its ops make (a warp
     // may arrive twice in a phase: bar.arrive, then bar.sync), and whether
     // an op on it is in a loop (then the arrivals are not bounded).
@@ -240,31 +385,6 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                                   rank, out);
         continue;
       }
-      // Class 14: the id of two roles with one count, each of which alone
-      // completes a phase.
-      for (const NamedBarrierUse &other : *uses) {
-        if (&other == &use)
-          break;
-        if (other.key != use.key || other.count != use.count ||
-            other.op == use.op || !use.waits || !other.waits ||
-            other.warps.anyCommon(use.warps) ||
-            static_cast<int64_t>(use.warps.count()) * kWarpSize < use.count ||
-            static_cast<int64_t>(other.warps.count()) * kWarpSize < use.count)
-          continue;
-        out.report(use.op, Severity::Warning, kSameCountRolesSlot)
-            << "syncs on named barrier "
-            << describeNamedBarrier(use.op, use.key) << " for " << use.count
-            << " threads (" << describeWarps(use.warps) << "), and "
-            << describeWarps(other.warps)
-            << ", which share no warp with them, sync on the same id with the "
-               "same count: each group alone completes a phase, so the two "
-               "roles' arrivals count toward each other's phases and a phase "
-               "can complete with threads of both (give each role its own "
-               "named barrier)";
-        out.note(use.op, kSameCountRolesSlot, other.op->getLoc(),
-                 "the other role's sync on the id");
-        break;
-      }
       bool looped = inLoop[use.key];
       if (looped && !arriveInLoop[use.key])
         arriving = waitingWarps[use.key].count() * kWarpSize +
@@ -305,5 +425,8 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
         break;
       }
     }
+    for (auto &[key, warps] : everyWarp)
+      reportUnbalancedSyncs(*uses, key, warps, fn.getOperation(), model, rank,
+                            out);
   }
 }

@@ -473,9 +473,12 @@ void checkRings(FunctionOpInterface fn, SPMDModel &model, Reporter &out) {
         // The last wait before the write in the trip; a commit between it
         // and the write (there is none before the store): not followed.
         std::optional<int64_t> freedAfter; // N
+        Operation *lastWait = nullptr;
         for (size_t i = 0; i < wi; ++i)
-          if (std::optional<BulkWait> wait = bulkWaitGroup(events[i]))
+          if (std::optional<BulkWait> wait = bulkWaitGroup(events[i])) {
             freedAfter = wait->groups;
+            lastWait = events[i];
+          }
         int64_t d = src->ring.depth;
         int64_t d0 = ((src->ring.shift - dst->ring.shift) % d + d) % d;
         if (d0 == 0)
@@ -486,9 +489,17 @@ void checkRings(FunctionOpInterface fn, SPMDModel &model, Reporter &out) {
         if (trips && *trips <= d0)
           continue;
         bool every = trips.has_value();
-        auto diag = out.report(write,
+        // Where the trip waits, but with an N too large, the wait is the
+        // bug (CUTLASS's tma_store_wait<Stages> for <Stages - 1>): the
+        // report is at the wait, with a note at the write; with no wait at
+        // all, at the write.
+        Operation *at = lastWait ? lastWait : write;
+        auto diag = out.report(at,
                                every ? Severity::Error : Severity::Warning,
                                kStagingSlot);
+        if (lastWait)
+          diag << "frees too few bulk async-groups for the write after it, "
+                  "which ";
         diag << "writes a staging buffer of a ring of " << d
              << " that the bulk store of " << d0
              << " trip(s) earlier may still be reading";
@@ -505,7 +516,10 @@ void checkRings(FunctionOpInterface fn, SPMDModel &model, Reporter &out) {
         diag << "; wait with cp.async.bulk.wait_group.read " << d0 - 1
              << " (StorePipeline.acquire()) by the issuing thread before the "
                 "buffer is written again";
-        out.note(write, kStagingSlot, store->getLoc(),
+        if (lastWait)
+          out.note(at, kStagingSlot, write->getLoc(),
+                   "the write into the buffer");
+        out.note(at, kStagingSlot, store->getLoc(),
                  "the bulk store that reads the buffer");
         return;
       }

@@ -555,6 +555,7 @@ private:
     if (!key || !count || *count < 1 || instance->initCounts.count(*key))
       return fail(__LINE__);
     instance->initCounts[*key] = *count;
+    instance->initOps[*key] = init;
     return true;
   }
 

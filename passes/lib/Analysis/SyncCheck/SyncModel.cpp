@@ -326,7 +326,12 @@ std::optional<APInt> checksync::evalArith(
 }
 
 const ExecSet &SPMDModel::regionSet(Region *region) {
-  if (auto it = regionSets.find(region); it != regionSets.end())
+  return regionSetOf(region, /*overLoads=*/false);
+}
+
+const ExecSet &SPMDModel::regionSetOf(Region *region, bool overLoads) {
+  std::map<Region *, ExecSet> &sets = overLoads ? mayRegionSets : regionSets;
+  if (auto it = sets.find(region); it != sets.end())
     return it->second;
   ExecSet result;
   Operation *parent = region->getParentOp();
@@ -337,7 +342,7 @@ const ExecSet &SPMDModel::regionSet(Region *region) {
   } else if (isa<FunctionOpInterface>(parent) || !parent->getParentRegion()) {
     result = std::nullopt;
   } else {
-    ExecSet base = regionSet(parent->getParentRegion());
+    ExecSet base = regionSetOf(parent->getParentRegion(), overLoads);
     if (base && isIfOp(parent)) {
       bool thenRegion = region->getRegionNumber() == 0;
       llvm::BitVector set(base->size());
@@ -354,13 +359,20 @@ const ExecSet &SPMDModel::regionSet(Region *region) {
         result = std::move(set);
     } else if (isIndexSwitch(parent)) {
       result = std::nullopt; // cases are not modelled
-    } else if (!uniformTrips(parent)) {
+    } else if (!loopTripsUniform(parent, overLoads)) {
       result = std::nullopt; // threads run different trips
     } else {
       result = base;
     }
   }
-  return regionSets.emplace(region, std::move(result)).first->second;
+  return sets.emplace(region, std::move(result)).first->second;
+}
+
+const ExecSet &SPMDModel::mayExecSet(Operation *op) {
+  static const ExecSet unknown;
+  if (!op->getParentRegion())
+    return unknown;
+  return regionSetOf(op->getParentRegion(), /*overLoads=*/true);
 }
 
 const ExecSet &SPMDModel::execSet(Operation *op) {

@@ -55,9 +55,16 @@ void markAll(llvm::DenseSet<Value> &set, ValueRange values, bool &changed) {
 
 } // namespace
 
-void SPMDModel::computeVarying() {
-  varying.emplace();
-  llvm::DenseSet<Value> &out = *varying;
+/// A load of memory (not atomic, not volatile): the same value in every
+/// thread that reads the same address, where no thread writes it meanwhile.
+static bool isPlainLoad(Operation *op) {
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return !load.getVolatile_() &&
+           load.getOrdering() == LLVM::AtomicOrdering::not_atomic;
+  return op->getName().getStringRef() == "memref.load";
+}
+
+void SPMDModel::computeVarying(bool loadsVary, llvm::DenseSet<Value> &out) {
   bool changed = true;
   auto is = [&](Value v) { return out.contains(v); };
   auto any = [&](ValueRange values) { return llvm::any_of(values, is); };
@@ -132,27 +139,48 @@ void SPMDModel::computeVarying() {
       if (source == PointSource::Thread ||
           (source == PointSource::CTA && numRanks > 1) ||
           (source == PointSource::None &&
-           (!propagates(op) || any(op->getOperands()))))
+           (!(propagates(op) || (!loadsVary && isPlainLoad(op))) ||
+            any(op->getOperands()))))
         markAll(out, op->getResults(), changed);
     });
   }
 }
 
 bool SPMDModel::uniform(Value v) {
-  if (!varying)
-    computeVarying();
+  if (!varying) {
+    varying.emplace();
+    computeVarying(/*loadsVary=*/true, *varying);
+  }
   return v && !varying->contains(v);
 }
 
+bool SPMDModel::uniformOverLoads(Value v) {
+  if (!varyingOverLoads) {
+    varyingOverLoads.emplace();
+    computeVarying(/*loadsVary=*/false, *varyingOverLoads);
+  }
+  return v && !varyingOverLoads->contains(v);
+}
+
 bool SPMDModel::uniformTrips(Operation *loop) {
+  return loopTripsUniform(loop, /*overLoads=*/false);
+}
+
+bool SPMDModel::uniformTripsOverLoads(Operation *loop) {
+  return loopTripsUniform(loop, /*overLoads=*/true);
+}
+
+bool SPMDModel::loopTripsUniform(Operation *loop, bool overLoads) {
+  auto same = [&](Value v) {
+    return overLoads ? uniformOverLoads(v) : uniform(v);
+  };
   if (auto op = dyn_cast<scf::ForOp>(loop))
-    return uniform(op.getLowerBound()) && uniform(op.getUpperBound()) &&
-           uniform(op.getStep());
+    return same(op.getLowerBound()) && same(op.getUpperBound()) &&
+           same(op.getStep());
   if (auto op = dyn_cast<scf::WhileOp>(loop))
-    return uniform(op.getConditionOp().getCondition());
+    return same(op.getConditionOp().getCondition());
   if (isa<scf::ParallelOp, scf::ForallOp>(loop))
-    return llvm::all_of(loop->getOperands(),
-                        [&](Value v) { return uniform(v); });
+    return llvm::all_of(loop->getOperands(), same);
   return !isa<LoopLikeOpInterface>(loop);
 }
 

@@ -72,6 +72,7 @@ struct ProtocolInstance {
   }
   std::vector<std::vector<SyncEvent>> traces; // per warp
   std::map<int64_t, int64_t> initCounts;       // mbarrier key -> count
+  std::map<int64_t, Operation *> initOps;      // mbarrier key -> its init
 };
 
 class ProtocolModel {

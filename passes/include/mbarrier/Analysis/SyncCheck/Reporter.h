@@ -34,6 +34,7 @@ enum ReportSlot : unsigned {
   kStagingSlot = 100,          // class 10
   kNeverCompletesSlot = 105,   // class 11, more threads than arrive
   kTwoCountsSlot = 106,        // class 11, one id two counts
+  kUnbalancedSyncsSlot = 107,  // class 11, a warp syncs more often than another
   kDeadlockSlot = 110,         // class 12
   kUnmatchedArriveSlot = 111,  // class 12, a phase of arrivals only
   kPartialCTABarrierSlot = 130, // class 13

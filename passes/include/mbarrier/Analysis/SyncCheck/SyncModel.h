@@ -77,6 +77,13 @@ public:
   const ExecSet &execSet(Operation *op);
   /// The executing set of the ops directly inside `region`.
   const ExecSet &regionSet(Region *region);
+  /// The points that may execute `op`: its execSet, except that a loop
+  /// whose bounds or condition vary only through loads from addresses that
+  /// do not (a trip count read from memory at the CTA's index: DeepGEMM's
+  /// `masked_m[blockIdx.y]`) is taken as entered by every point that
+  /// reaches it. A superset of the points of a launch where each such
+  /// loop runs a trip: for warnings only.
+  const ExecSet &mayExecSet(Operation *op);
   /// The executing set of `op` where its `if %pred` (an arrival's) holds.
   const ExecSet &actingPoints(Operation *op);
 
@@ -100,6 +107,10 @@ public:
   /// (scf.while) are uniform. Otherwise the executing set of its body is
   /// unknown.
   bool uniformTrips(Operation *loop);
+  /// uniform / uniformTrips with a load taken as uniform where its address
+  /// is (the same memory, read by every thread: mayExecSet).
+  bool uniformOverLoads(Value v);
+  bool uniformTripsOverLoads(Operation *loop);
   /// Whether the cluster-form `op` (an arrival or expect-tx through a
   /// remote view or `on %cta`, a multicast copy or commit) targets the
   /// executing CTA itself at every point of its executing set: a cluster of
@@ -111,7 +122,9 @@ public:
   std::optional<uint64_t> targetRanks(Operation *op);
 
 private:
-  void computeVarying();
+  void computeVarying(bool loadsVary, llvm::DenseSet<Value> &out);
+  bool loopTripsUniform(Operation *loop, bool overLoads);
+  const ExecSet &regionSetOf(Region *region, bool overLoads);
   bool computeTargetsOwnCTA(Operation *op);
   /// Calls `fn(point, mask of target ranks)` for each point of the
   /// executing set of the cluster-form `op`; false (and stops) where the
@@ -147,9 +160,11 @@ private:
   bool hasCluster = false;
   Operation *root;
   std::map<Region *, ExecSet> regionSets; // stable references
+  std::map<Region *, ExecSet> mayRegionSets; // mayExecSet's
   std::map<Operation *, ExecSet> actingSets;
   llvm::DenseMap<Operation *, ExecSet> electSets;
   std::optional<llvm::DenseSet<Value>> varying; // not uniform
+  std::optional<llvm::DenseSet<Value>> varyingOverLoads; // loads not sources
   llvm::DenseMap<Operation *, bool> ownTargets;  // targetsOwnCTA, per op
 };
 
