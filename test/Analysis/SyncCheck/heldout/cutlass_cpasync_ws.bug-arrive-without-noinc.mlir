@@ -1,7 +1,7 @@
 // RUN: mbarrier-opt %s -o /dev/null
 // Buggy twin of cutlass_cpasync_ws.mlir (same public source: cutlass
 // sm90_pipeline.hpp PipelineAsync, arch/barrier.h cpasync_barrier_arrive /
-// cpasync_barrier_arrive_noinc, sm90_mma_multistage_gmma_ss_warpspecialized.hpp).
+// cpasync_barrier_arrive_noinc, producer_commit with a cp.async arrive).
 // BUG: the producer commits with cpasync_barrier_arrive (no .noinc) and no
 // other arrival: without .noinc the instruction first increments the pending
 // count, so its arrival has a net effect of zero and the full barrier

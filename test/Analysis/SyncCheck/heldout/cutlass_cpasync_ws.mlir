@@ -6,9 +6,9 @@
 // consumer thread arrives in consumer_release) with include/cutlass/arch/
 // barrier.h (cpasync_barrier_arrive_noinc: cp.async.mbarrier.arrive.noinc,
 // the arrival made when the thread's earlier cp.async copies land, counted in
-// the barrier's expected arrivals) and the warp-specialized cp.async mainloop
-// of collective/sm90_mma_multistage_gmma_ss_warpspecialized.hpp (Marlin-style
-// 16-byte cp.async copies by a producer warp).
+// the barrier's expected arrivals), as CUTLASS's cp.async producers use it:
+// pipeline.producer_commit(state, cutlass::arch::cpasync_barrier_arrive_noinc)
+// after Marlin-style 16-byte cp.async copies by a producer warp.
 // 160 threads: warp 0 produces (each lane copies 4 x 16 bytes of a
 // 2048-byte stage), warps 1-4 consume. 2 stages; %k_tiles (a parameter).
 module attributes {gpu.container_module} {
