@@ -19,18 +19,13 @@ not caught on their line) and KNOWN_FALSE_ALARMS (correct kernels with a
 diagnostic) run as strict xfails, so each entry must go when the checker
 improves. MANIFEST.md in the corpus folder has the table."""
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from sync_corpus import assert_caught, check, header, xfail_if_known
+
 HELDOUT = Path(__file__).resolve().parents[2] / "Analysis" / "SyncCheck" / "heldout"
-MBARRIER_OPT = Path(sys.executable).parent / "mbarrier-opt"
-BEFORE_CHECK = ["--mbarrier-lower-pipes", "--mbarrier-allocate-named-barriers"]
-LOCATED = re.compile(r"^[^:\n]+:(\d+):\d+: (error|warning): ", re.M)
-MARKER = re.compile(r"// BUG(-ALT)?\s*$")
 
 KERNELS = sorted(p for p in HELDOUT.glob("*.mlir") if ".bug-" not in p.name)
 BUGGY = sorted(HELDOUT.glob("*.bug-*.mlir"))
@@ -64,38 +59,6 @@ KNOWN_FALSE_ALARMS = {
 }
 
 
-def _diagnostics(path: Path) -> list[tuple[int, str]]:
-    """(line, severity) of every diagnostic the checker gives on `path`."""
-    run = subprocess.run([str(MBARRIER_OPT), *BEFORE_CHECK, "--mbarrier-check-sync", str(path), "-o", "/dev/null"],
-                         capture_output=True, text=True, timeout=120)
-    found = [(int(m.group(1)), m.group(2)) for m in LOCATED.finditer(run.stderr)]
-    assert run.returncode == 0 or found, f"{path.name}: mbarrier-opt failed with no located diagnostic:\n{run.stderr}"
-    return found
-
-
-def _comments(path: Path) -> str:
-    return "\n".join(line for line in path.read_text().splitlines() if line.startswith("//"))
-
-
-def _error_expected(path: Path) -> bool:
-    """True for 'Every launch' (an error is expected), False for 'Some launches'."""
-    text = _comments(path)
-    every, some = "Every launch" in text, "Some launches" in text
-    assert every != some, f"{path.name}: its header must say either 'Every launch' or 'Some launches'"
-    return every
-
-
-def _bug_lines(path: Path) -> set[int]:
-    return {number for number, line in enumerate(path.read_text().splitlines(), 1)
-            if not line.lstrip().startswith("//") and MARKER.search(line)}
-
-
-def _xfail_if_known(paths, known):
-    for p in paths:
-        marks = [pytest.mark.xfail(strict=True, reason=known[p.stem])] if p.stem in known else []
-        yield pytest.param(p, id=p.stem, marks=marks)
-
-
 def test_heldout_shape():
     """At least 12 kernels; one twin each, with a marked line, a public source
     and a twin of a kernel that exists; the known lists name real files."""
@@ -103,22 +66,18 @@ def test_heldout_shape():
     stems = {p.stem for p in KERNELS}
     assert sorted(t.name.split(".bug-")[0] for t in BUGGY) == sorted(stems)
     for path in KERNELS + BUGGY:
-        assert "Follows" in _comments(path) or "same public source" in _comments(path), path.name
+        assert "Follows" in header(path) or "same public source" in header(path), path.name
     for twin in BUGGY:
         assert any(line.rstrip().endswith("// BUG") for line in twin.read_text().splitlines()), twin.name
     assert set(KNOWN_MISSES) <= {t.stem for t in BUGGY}
     assert set(KNOWN_FALSE_ALARMS) <= stems
 
 
-@pytest.mark.parametrize("path", list(_xfail_if_known(KERNELS, KNOWN_FALSE_ALARMS)))
+@pytest.mark.parametrize("path", list(xfail_if_known(KERNELS, KNOWN_FALSE_ALARMS)))
 def test_heldout_kernel_is_silent(path):
-    assert _diagnostics(path) == []
+    assert check(path) == []
 
 
-@pytest.mark.parametrize("path", list(_xfail_if_known(BUGGY, KNOWN_MISSES)))
+@pytest.mark.parametrize("path", list(xfail_if_known(BUGGY, KNOWN_MISSES)))
 def test_heldout_twin_is_caught(path):
-    wanted = {"error"} if _error_expected(path) else {"error", "warning"}
-    lines = _bug_lines(path)
-    found = _diagnostics(path)
-    assert any(line in lines and severity in wanted for line, severity in found), (
-        f"{path.name}: wanted one of {sorted(wanted)} on lines {sorted(lines)}, got {found}")
+    assert_caught(path)

@@ -14,18 +14,13 @@ diagnostic on a line that uses the bug is accepted).
 Twins the checker misses today are in KNOWN_MISSES, run as strict xfails: the
 test fails as soon as one is caught, so the set can only shrink."""
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from sync_corpus import assert_caught, check, marked_lines, xfail_if_known
+
 CORPUS = Path(__file__).resolve().parents[2] / "Analysis" / "SyncCheck" / "production"
-OPT = Path(sys.executable).parent / "mbarrier-opt"
-PASSES = ["--mbarrier-lower-pipes", "--mbarrier-allocate-named-barriers", "--mbarrier-check-sync"]
-DIAG = re.compile(r"^[^:\n]+:(\d+):\d+: (error|warning): ", re.M)
-MARK = re.compile(r"// BUG(-ALT)?\s*$")
 
 CORRECT = sorted(p for p in CORPUS.glob("*.mlir") if ".bug-" not in p.name)
 TWINS = sorted(CORPUS.glob("*.bug-*.mlir"))
@@ -40,61 +35,22 @@ KNOWN_MISSES = {
 }
 
 
-def _check(path: Path) -> list[tuple[int, str]]:
-    """(line, severity) of every checker diagnostic on `path`."""
-    passes = (["--mbarrier-raise-nvgpu"] if "nvgpu." in path.read_text() else []) + PASSES
-    proc = subprocess.run([str(OPT), *passes, str(path), "-o", "/dev/null"],
-                          capture_output=True, text=True, timeout=120)
-    diags = [(int(m.group(1)), m.group(2)) for m in DIAG.finditer(proc.stderr)]
-    if proc.returncode != 0:
-        assert diags, f"mbarrier-opt failed without a located diagnostic:\n{proc.stderr}"
-    return diags
-
-
-def _header(path: Path) -> str:
-    return "\n".join(l for l in path.read_text().splitlines() if l.startswith("//"))
-
-
-def _every_launch(path: Path) -> bool:
-    """What the twin's header states: 'Every launch' (an error is expected) or
-    'Some launches' (an error or a warning)."""
-    h = _header(path)
-    every, some = "Every launch" in h, "Some launches" in h
-    assert every != some, f"{path.name}: the header must say 'Every launch' or 'Some launches'"
-    return every
-
-
-def _marked_lines(path: Path) -> set[int]:
-    return {n for n, line in enumerate(path.read_text().splitlines(), 1)
-            if not line.lstrip().startswith("//") and MARK.search(line)}
-
-
 def test_corpus_shape():
     """At least 15 correct kernels, each with a twin, and each twin marks its op."""
     assert len(CORRECT) >= 15
     names = {p.stem for p in CORRECT}
     for twin in TWINS:
         assert twin.name.split(".bug-")[0] in names, twin.name
-        assert _marked_lines(twin), f"{twin.name}: no line marked // BUG"
+        assert marked_lines(twin), f"{twin.name}: no line marked // BUG"
     assert {t.name.split(".bug-")[0] for t in TWINS} == names
     assert set(KNOWN_MISSES) <= {t.stem for t in TWINS}
 
 
 @pytest.mark.parametrize("path", CORRECT, ids=lambda p: p.stem)
 def test_correct_kernel_is_silent(path):
-    assert _check(path) == []
+    assert check(path) == []
 
 
-def _twin_params():
-    for p in TWINS:
-        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[p.stem])] if p.stem in KNOWN_MISSES else []
-        yield pytest.param(p, id=p.stem, marks=marks)
-
-
-@pytest.mark.parametrize("path", list(_twin_params()))
+@pytest.mark.parametrize("path", list(xfail_if_known(TWINS, KNOWN_MISSES)))
 def test_twin_is_caught_on_its_line(path):
-    wanted = {"error"} if _every_launch(path) else {"error", "warning"}
-    lines = _marked_lines(path)
-    diags = _check(path)
-    hits = [(line, sev) for line, sev in diags if line in lines and sev in wanted]
-    assert hits, f"{path.name}: wanted {sorted(wanted)} on lines {sorted(lines)}, got {diags}"
+    assert_caught(path)
