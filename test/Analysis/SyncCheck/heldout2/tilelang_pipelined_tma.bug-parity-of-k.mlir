@@ -1,0 +1,113 @@
+// RUN: mbarrier-opt --mbarrier-lower-pipes --mbarrier-allocate-named-barriers %s -o /dev/null
+// Buggy twin of tilelang_pipelined_tma.mlir (same public source: tilelang
+// T.Pipelined(num_stages=3), src/transform/inject_pipeline.cc,
+// inject_tma_barrier.cc).
+// BUG: the wait's parity is k % 2 instead of (k / 3) % 2 (the parity of a
+// 2-stage pipeline kept when num_stages became 3): in step 1 the threads wait
+// for parity 1 on stage 1's fresh barrier, which passes at once, and read the
+// stage before its copy landed (later steps alternate between stale passes
+// and waits for the right phase). A diagnostic on the wait (BUG-ALT) is
+// accepted.
+// Some launches fail (wrong values from k_tiles >= 2 on, when the copy is
+// slower than the threads; no hang: a stale parity passes).
+!acc = !llvm.struct<(f32, f32, f32, f32)>
+module attributes {gpu.container_module} {
+gpu.module @kernels {
+  llvm.mlir.global internal @a_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<12288 x i8>
+  llvm.mlir.global internal @b_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<12288 x i8>
+  gpu.func @tilelang_pipelined_tma(%a_desc: !llvm.ptr, %b_desc: !llvm.ptr, %c: !llvm.ptr<1>, %k_tiles: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i3 = arith.constant 3 : i32
+    %i32 = arith.constant 32 : i32
+    %i4096 = arith.constant 4096 : i32
+    %i8192 = arith.constant 8192 : i32
+    %c16 = arith.constant 16 : i64
+    %desc_hi = arith.constant 4294967360 : i64
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %is_tid0 = arith.cmpi eq, %tid, %i0 : i32
+    %bx_x = gpu.block_id x
+    %bx = arith.index_cast %bx_x : index to i32
+    %bar = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %is_tid0 {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %bar[%s], %i1 : !mbarrier.group<3>
+      }
+    }
+    mbarrier.fence_init
+    gpu.barrier
+    %a_base = llvm.mlir.addressof @a_shared : !llvm.ptr<3>
+    %b_base = llvm.mlir.addressof @b_shared : !llvm.ptr<3>
+    %row = arith.muli %bx, %i32 : i32
+    // Prologue: stages 0 and 1.
+    scf.if %is_tid0 {
+      scf.for %k = %i0 to %i2 step %i1 : i32 {
+        %live = arith.cmpi slt, %k, %k_tiles : i32
+        scf.if %live {
+          %s = arith.index_cast %k : i32 to index
+          mbarrier.expect_tx %bar[%s], %i8192 : !mbarrier.group<3>
+          %off = arith.muli %k, %i4096 : i32
+          %adst = llvm.getelementptr %a_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %bdst = llvm.getelementptr %b_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %col = arith.muli %k, %i32 : i32
+          mbarrier.cp_async_bulk_tensor %bar[%s], %adst, %a_desc[%col, %row], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+          mbarrier.cp_async_bulk_tensor %bar[%s], %bdst, %b_desc[%col, %i0], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+          mbarrier.arrive %bar[%s] : !mbarrier.group<3>
+        }
+      }
+    }
+    %z = llvm.mlir.zero : !acc
+    %acc = scf.for %k = %i0 to %k_tiles step %i1 iter_args(%a = %z) -> (!acc) : i32 {
+      %nk = arith.addi %k, %i2 : i32
+      %issue0 = arith.cmpi slt, %nk, %k_tiles : i32
+      %issue = arith.andi %issue0, %is_tid0 : i1
+      scf.if %issue {
+        %ns32 = arith.remui %nk, %i3 : i32
+        %ns = arith.index_cast %ns32 : i32 to index
+        mbarrier.expect_tx %bar[%ns], %i8192 : !mbarrier.group<3>
+        %off = arith.muli %ns32, %i4096 : i32
+        %adst = llvm.getelementptr %a_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %bdst = llvm.getelementptr %b_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %col = arith.muli %nk, %i32 : i32
+        mbarrier.cp_async_bulk_tensor %bar[%ns], %adst, %a_desc[%col, %row], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+        mbarrier.cp_async_bulk_tensor %bar[%ns], %bdst, %b_desc[%col, %i0], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+        mbarrier.arrive %bar[%ns] : !mbarrier.group<3>
+      }
+      %s32 = arith.remui %k, %i3 : i32
+      %s = arith.index_cast %s32 : i32 to index
+      %lap = arith.divui %k, %i3 : i32
+      %ph = arith.remui %k, %i2 : i32 // BUG
+      mbarrier.wait %bar[%s], %ph : !mbarrier.group<3> // BUG-ALT
+      %off = arith.muli %s32, %i4096 : i32
+      %asrc = llvm.getelementptr %a_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %bsrc = llvm.getelementptr %b_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %aa32 = llvm.ptrtoint %asrc : !llvm.ptr<3> to i32
+      %aa = arith.extui %aa32 : i32 to i64
+      %ash = arith.shrui %aa, %c16 : i64
+      %da = arith.ori %ash, %desc_hi : i64
+      %ba32 = llvm.ptrtoint %bsrc : !llvm.ptr<3> to i32
+      %ba = arith.extui %ba32 : i32 to i64
+      %bsh = arith.shrui %ba, %c16 : i64
+      %db = arith.ori %bsh, %desc_hi : i64
+      nvvm.wgmma.fence.aligned
+      %a2 = nvvm.wgmma.mma_async %da, %db, %a, #nvvm.shape<m = 64, n = 8, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<bf16>, #nvvm.wgmma_scale_in<one>, <row>], B [<bf16>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+      nvvm.wgmma.commit.group.sync.aligned
+      nvvm.wgmma.wait.group.sync.aligned 0
+      gpu.barrier
+      scf.yield %a2 : !acc
+    }
+    %e = llvm.extractvalue %acc[0] : !acc
+    %o0 = arith.muli %bx, %i32 : i32
+    %o = arith.addi %o0, %tid : i32
+    %op = llvm.getelementptr %c[%o] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %e, %op : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}
+}
