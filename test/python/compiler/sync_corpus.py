@@ -48,11 +48,12 @@ def marked_lines(path: Path) -> set[int]:
             if not line.lstrip().startswith("//") and MARK.search(line)}
 
 
-def xfail_if_known(paths, known: dict):
-    """pytest params of `paths`, those named in `known` as strict xfails."""
+def xfail_if_known(paths, known: dict, prefix: str = ""):
+    """pytest params of `paths` (ids: `prefix` + stem), those named in
+    `known` as strict xfails."""
     for p in paths:
         marks = [pytest.mark.xfail(strict=True, reason=known[p.stem])] if p.stem in known else []
-        yield pytest.param(p, id=p.stem, marks=marks)
+        yield pytest.param(p, id=prefix + p.stem, marks=marks)
 
 
 def assert_caught(path: Path) -> None:
