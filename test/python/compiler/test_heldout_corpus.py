@@ -14,9 +14,10 @@ ring all-gather, split-K reduction; cub's sub-warp reduce in a bulk-copy ring.
 heldout2: the CUDA guide's spatial partitioning, cuda::pipeline roles and
 1-D TMA; the PTX ISA's test_wait loop; Marlin's and CUTLASS SM80's cp.async
 mainloops; quack's cluster reduction; Triton NVWS arefs and the grouped-GEMM
-tutorial; FA3 paged KV; CUTLASS stream-K fixup and the TMA store pipeline;
-ThunderKittens LCSF; TileLang's non-specialized pipeline; Mamba's state
-passing over a warpgroup hand-off.
+tutorial; FA3 paged KV; CUTLASS stream-K fixup, the TMA store pipeline and
+KernelTmaWarpSpecialized's lagging release; ThunderKittens LCSF; TileLang's
+non-specialized pipeline; Mamba's state passing over a warpgroup hand-off;
+the PTX ISA's bar.arrive example; the CUDA guide's DSMEM histogram.
 
 The run is the production driver's: the passes `mbarrier-to-ptx` runs before
 the checker, then `mbarrier-check-sync`, through `mbarrier-opt`. A correct
@@ -94,6 +95,10 @@ CORPORA = {
                 "generic-proxy smem writes read by a TMA store with no fence.proxy.async: silent",
             "cutlass_sm80_multistage.bug-gmem-wait-without-syncthreads":
                 "cp.async.wait_group without the __syncthreads, then a read of another warp's copied row: silent",
+            "cuda_guide_dsmem_histogram.bug-no-cluster-sync-after-adds":
+                "remote atomicrmw on DSMEM (ptr<7>) followed by exit with no cluster barrier: silent (stores warn)",
+            "cutlass_ws_lagging_release.bug-k-pipe-mmas-2":
+                "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
         },
         known_false_alarms={
             "quack_cluster_reduce":
