@@ -3,9 +3,11 @@
 // sm90_tile_scheduler_stream_k.hpp fixup(), include/cutlass/barrier.h
 // GenericBarrier, NamedBarrierSync).
 // BUG: arrive_inc's Sync::sync() is moved inside the thread 0 branch with the
-// flag's red_release (the "only thread 0 touches the flag" refactor): one warp
-// reaches a bar.sync that counts 256 threads and waits forever; split 0 of
-// every tile (CTA 0 among them) runs arrive_inc.
+// flag's red_release (the "only thread 0 touches the flag" refactor): thread 0
+// alone reaches an aligned bar.sync that counts 256 threads (undefined for a
+// divergent warp; in practice it waits forever, and the tile's final split
+// then spins on a flag nobody raises); split 0 of every tile (CTA 0 among
+// them) runs arrive_inc.
 // Every launch fails (a hang in CTA 0, whatever k_iters is).
 module attributes {gpu.container_module} {
 gpu.module @kernels {
