@@ -88,6 +88,7 @@ SWIZZLE_ALIGN = 1024
 WARPGROUP = 128                 # threads; the first consumer thread issues the dQ reductions
 DS_BYTES = 64 * 64 * 2          # one dS^T buffer: 64 keys x 64 queries, bf16
 HALF_FLOATS = 64 * 64           # one 64-column half of a dQ tile, f32
+ROW_BYTES = 64 * 4              # lse2 or delta of one query block, f32
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,7 +136,8 @@ class BwdConfig:
     def smem_bytes(self) -> int:
         c = self.consumers
         return ((2 * c + 2 * self.stages) * self.tile_bytes + c * DS_BYTES
-                + self.dq_tiles * self.dq_tile_bytes + SWIZZLE_ALIGN)
+                + self.dq_tiles * self.dq_tile_bytes + 2 * self.stages * ROW_BYTES
+                + SWIZZLE_ALIGN)
 
     @property
     def name(self) -> str:
@@ -178,6 +180,9 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
         do_stages = StageBuffer(byte_offset(base, (2 * C + S) * tile), (S, 64 * D), "bf16")
         ds_base = byte_offset(base, (2 * C + 2 * S) * tile)
         dq_base = byte_offset(ds_base, C * DS_BYTES)
+        rows_base = byte_offset(dq_base, cfg.dq_tiles * cfg.dq_tile_bytes)
+        lse_stages = StageBuffer(rows_base, (S, 64), "f32")
+        delta_stages = StageBuffer(byte_offset(rows_base, S * ROW_BYTES), (S, 64), "f32")
         k.prologue({kv_full: 1}, pipes=[qdo_pipe])
 
         seq_len = k.param("seq")
@@ -204,14 +209,18 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
                             lang.cp_async_bulk_tensor(dst, k.param(tmap),
                                                       [bh, n0 + g * 64, c * CHUNK], bar=kv_full)
                 qp = qdo_pipe.producer()
+                seq_pad = n_q * 64
                 for j in lang.range(first, n_q, carry=[qp]):
                     slot = qp.acquire()
+                    for stages, arr in ((lse_stages, "lse2"), (delta_stages, "delta")):
+                        slot.cp_async_bulk(stages, k.param(arr), src_index=bh * seq_pad + j * 64,
+                                           nbytes=ROW_BYTES)
                     for stages, tmap in ((q_stages, "tmap_q"), (do_stages, "tmap_do")):
                         for c in range(chunks):
                             slot.cp_async_bulk_tensor(stages, k.param(tmap),
                                                       [bh, j * 64, c * CHUNK], box_bytes=8192,
                                                       byte_offset_in_stage=c * 8192)
-                    slot.commit(bytes=2 * tile)
+                    slot.commit(bytes=2 * tile + 2 * ROW_BYTES)
                 qp.tail()
         with roles.consumers():
             wtid = tid % 128
@@ -226,7 +235,8 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
             loop = lang.range(first, n_q, carry=[qc, acc, acc])
             for j in loop:
                 _, dv, dk = loop.carry
-                dv, dk = _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk)
+                dv, dk = _step(k, cfg, qc, (q_stages, do_stages, lse_stages, delta_stages), w,
+                               bh, j, seq_len, dv, dk)
                 loop.next(qc, dv, dk)
             _, dv, dk = loop.results
             with if_then(w.issuer):
@@ -307,37 +317,35 @@ def _rs(acc, frags, b_addr, D):
     return acc
 
 
-def _columns(k, ptr_name, bh, q0, seq_pad, lane):
-    """The 16 f32 of a padded per-query array (lse2 or delta) at this
-    thread's accumulator columns 8 i + 2 (l % 4) + e of query block q0,
-    as a list indexed 2 i + e."""
+def _columns(stage_ptr, lane):
+    """The 16 f32 of a query block's lse2 or delta (its stage in shared
+    memory) at this thread's accumulator columns 8 i + 2 (l % 4) + e, as a
+    list indexed 2 i + e: eight 8-byte loads, where they are used."""
     f32 = ir.F32Type.get()
     v2 = ir.VectorType.get([2], f32)
-    row = bh.to("i64") * seq_pad.to("i64") + (q0 + (lane % 4) * 2).to("i64")
     out = []
     for i in range(8):
-        p = k.element_ptr(k.param(ptr_name), row + 8 * i, f32)
-        v = llvm.LoadOp(v2, p, alignment=8).res
+        v = llvm.LoadOp(v2, byte_offset(stage_ptr, (8 * i + (lane % 4) * 2) * 4), alignment=8).res
         for e in (0, 1):
             out.append(llvm.ExtractElementOp(v, lang.const(e)).res)
     return out
 
 
-def _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk):
+def _step(k, cfg, qc, stages, w, bh, j, seq_len, dv, dk):
     D, wtid, n0 = cfg.head_dim, w.wtid, w.n0
     lane = wtid % 32
     q0 = j * 64
     seq_pad = (seq_len + 63) // 64 * 64
     k_addr, v_addr = w.k_addr, w.v_addr
-    lse2 = _columns(k, "lse2", bh, q0, seq_pad, lane)
-    delta = _columns(k, "delta", bh, q0, seq_pad, lane)
-    slot = qc.wait()                               # Q_j and dO_j landed
+    q_stages, do_stages, lse_stages, delta_stages = stages
+    slot = qc.wait()                               # Q_j, dO_j, lse2_j, delta_j landed
     q_addr = smem_address(slot.stage_ptr(q_stages))
     do_addr = smem_address(slot.stage_ptr(do_stages))
     s_acc = _ss(64, k_addr, q_addr, D)             # S^T = K Q^T
     dp_acc = _ss(64, v_addr, do_addr, D)           # dP^T = V dO^T
     nvvm.WgmmaWaitGroupSyncOp(1)                   # S^T done; dP^T may still run
     s = mma.unpack(s_acc, 64)
+    lse2 = _columns(slot.stage_ptr(lse_stages), lane)
     rows = [n0 + r for r in _frag_rows(wtid)]     # the keys of row halves 0, 1
     ninf = sm.fconst(float("-inf"))
     scale_log2 = k.param("scale_log2")
@@ -353,6 +361,7 @@ def _step(k, cfg, qc, q_stages, do_stages, w, bh, j, seq_len, dv, dk):
     p_frags = mma.a_fragments(p)
     nvvm.WgmmaWaitGroupSyncOp(0)                   # dP^T done
     dp = mma.unpack(dp_acc, 64)
+    delta = _columns(slot.stage_ptr(delta_stages), lane)
     ds = [sm.fmul(pj, llvm.FSubOp(dp[jj], delta[2 * (jj // 4) + jj % 2]).res)
           for jj, pj in enumerate(p)]
     ds_frags = mma.a_fragments(ds)

@@ -190,8 +190,9 @@ def test_the_cache_keys_the_real_kernels_sources():
     assert a[0] == b[0] != c[0] and "gpu.module" in a[0]
     assert a[1] == {"entry": "attn_bwd_d128_s2", "threads": 256, "consumers": 1,
                     # K, V, two stages of Q and dO, one dS^T buffer, the f32 dQ tile,
-                    # the alignment
-                    "smem_bytes": 6 * 64 * 128 * 2 + 64 * 64 * 2 + 64 * 128 * 4 + 1024}
+                    # two stages of lse2 and delta (64 f32 each), the alignment
+                    "smem_bytes": 6 * 64 * 128 * 2 + 64 * 64 * 2 + 64 * 128 * 4 + 4 * 256
+                    + 1024}
     pre = [attention.backward_kernel_for(fields("bwd_pre", d, True)) for d in (64, 128)]
     assert pre[0][0] != pre[1][0] and pre[0][1]["entry"] == "attn_bwd_pre_d64"
     two = attention.backward_kernel_for(fields("bwd", 128, False, 2))
@@ -238,6 +239,9 @@ def test_the_kernels_compile_with_the_checker_silent(d, causal, consumers):
     # tile is written again, and before the CTA exits
     assert len(re.findall(r"cp\.async\.bulk\.wait_group\.read\s+0;", ptx)) == 2
     assert "cp.async.bulk.tensor" in ptx and "ld.local" not in ptx
+    # lse2 and delta reach the stage by bulk copies, read from shared memory
+    assert ptx.count("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes") == 2
+    assert "ld.global" not in ptx
     assert debug.ptx != ptx and "globaltimer" in debug.ptx
     assert all(r.warnings == [] and "mbarrier" not in r.ptx for r in rows)
 
