@@ -2,7 +2,7 @@
 shape), every barrier a dialect op:
 
     P = exp2(S scale_log2 - lse2),  dP = dO V^T,  dS = P (dP - D)
-    dV = P^T dO,  dK = scale dS^T Q,  dQ += dS K   (fp32 atomics)
+    dV = P^T dO,  dK = scale dS^T Q,  dQ += dS K   (a bulk reduction)
 
 with ``lse2 = lse log2 e`` and ``D = rowsum(dO O)`` from the preprocess
 kernel (backward_rows.py), both padded to a whole number of query blocks
@@ -15,9 +15,11 @@ One CTA per (key/value block of 64 x ``consumers`` rows, batch x head),
 * warpgroup 0, the **producer** (``setmaxnreg.dec 24``): one thread loads
   the K and V blocks once (a ``TMABar``), then for each query block of
   BM = 64 rows acquires a stage of the Q/dO ring (one ``lang.Pipeline``
-  whose stage holds both tiles, released by every consumer warpgroup),
-  starts the TMA copies of Q and dO into it and commits it with their
-  bytes; ``tail()`` before it exits. Causal: the query blocks from the one
+  whose stage holds Q, dO and the block's 64 lse2 and delta, released by
+  every consumer warpgroup), starts the TMA copies of Q and dO and two
+  256-byte bulk copies of lse2 and delta into it and commits it with their
+  bytes (lse2 and delta read from shared memory where they are used: not
+  32 registers held across the GEMMs); ``tail()`` before it exits. Causal: the query blocks from the one
   holding the block's first key on (the others see none of its keys).
 * warpgroups 1.., the **consumers** (``setmaxnreg.inc``: CONSUMER_REGS),
   64 keys each, all on the same Q/dO stages: per query block, S^T = K Q^T
