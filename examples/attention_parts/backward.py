@@ -19,8 +19,10 @@ One CTA per (key/value block of 64 x ``consumers`` rows, batch x head),
   every consumer warpgroup), starts the TMA copies of Q and dO and two
   256-byte bulk copies of lse2 and delta into it and commits it with their
   bytes (lse2 and delta read from shared memory where they are used: not
-  32 registers held across the GEMMs); ``tail()`` before it exits. Causal: the query blocks from the one
-  holding the block's first key on (the others see none of its keys).
+  32 registers held across the GEMMs); ``tail()`` before it exits.
+  Causal: the query blocks from the one holding the block's first key on
+  (the others see none of its keys), the CTAs in longest-first order
+  (:func:`_longest_first`).
 * warpgroups 1.., the **consumers** (``setmaxnreg.inc``: CONSUMER_REGS),
   64 keys each, all on the same Q/dO stages: per query block, S^T = K Q^T
   and dP^T = V dO^T (SS wgmma, both K-major, one group each),
@@ -191,7 +193,10 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
         n_kv = (seq_len + (cfg.block_n - 1)) // cfg.block_n
         n_q = (seq_len + 63) // 64
         bid = k.block_rank()
-        bh, kv_tile = bid // n_kv, bid % n_kv
+        if cfg.causal:
+            bh, kv_tile = _longest_first(bid, n_kv, k.block_count() // n_kv)
+        else:
+            bh, kv_tile = bid // n_kv, bid % n_kv
         n0 = kv_tile * cfg.block_n
         # causal: the query blocks from the one of the CTA's first key on
         first = kv_tile * C if cfg.causal else lang.const(0)
@@ -255,6 +260,29 @@ def build(batch: int = 1, heads: int = 16, seq: int = 4096, cfg: BwdConfig | Non
 def grid(batch_heads: int, seq: int, consumers: int = 1) -> int:
     """CTAs: one per (key block of 64 x consumers rows, batch x head)."""
     return -(-seq // (64 * consumers)) * batch_heads
+
+
+#: Causal: batch x heads per group of :func:`_longest_first`.
+CAUSAL_GROUP = 8
+
+
+def _longest_first(bid, n_kv, bh_total, select=None):
+    """(batch x head, key block) of CTA `bid`, causal: the CTAs go in groups
+    of CAUSAL_GROUP batch x heads (their Q and dO shared through L2), within
+    a group key block 0 of each first (the most query blocks), then key
+    block 1, ...: the last CTAs to start are the shortest
+    (longest-processing-time first), so the tail wave is short. Values
+    (`select` a Python one for ints: the test checks the order is a
+    permutation)."""
+    if select is None:
+        def select(c, a, b):
+            return lang.select(c, a, lang.const(b))
+    group = bid // (CAUSAL_GROUP * n_kv)
+    g0 = group * CAUSAL_GROUP
+    left = bh_total - g0
+    size = select(left < CAUSAL_GROUP, left, CAUSAL_GROUP)
+    r = bid - g0 * n_kv
+    return g0 + r % size, r // size
 
 
 def dq_jobs(cfg: BwdConfig, cw) -> list:

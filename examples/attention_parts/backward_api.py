@@ -29,8 +29,8 @@ from . import api
 BLOCK = 64                       # query rows per block, keys per consumer warpgroup
 THREADS = 128                    # the row kernels' CTA
 #: The dK/dV kernel's consumer warpgroups per head dim (BENCHMARKS.md,
-#: "The backward pass": at head dim 128 two are 1.17-1.29x one, measured
-#: both; head dim 64 not timed, one kept).
+#: "The backward pass": at head dim 128 two are 1.17-1.29x one, both
+#: measured in batch x head order; head dim 64 not timed, one kept).
 CONSUMERS = {64: 1, 128: 2}
 
 

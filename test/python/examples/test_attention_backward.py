@@ -257,3 +257,22 @@ def test_a_stage_never_released_is_a_located_error(monkeypatch):
     with pytest.raises(ValueError, match="backward.py:[0-9]+:[0-9]+: error: 'mbarrier.pipe.wait' "
                        "op makes a slot that is never released"):
         backward.build(cfg=backward.BwdConfig(head_dim=64))
+
+
+def test_the_causal_order_is_a_permutation_longest_first():
+    """The causal CTAs' (batch x head, key block) order: every pair once,
+    and within each group of CAUSAL_GROUP batch x heads key block 0 of each
+    before key block 1 (the most query blocks first)."""
+    pytest.importorskip("mlir")
+    from attention_parts import backward
+    G = backward.CAUSAL_GROUP
+
+    def select(c, a, b):
+        return a if c else b
+    for n_kv, bh_total in ((16, 128), (64, 32), (3, 5), (7, 13), (1, 1), (5, 8)):
+        order = [backward._longest_first(b, n_kv, bh_total, select)
+                 for b in range(n_kv * bh_total)]
+        assert sorted(order) == [(h, t) for h in range(bh_total) for t in range(n_kv)]
+        for g0 in range(0, bh_total, G):
+            tiles = [t for h, t in order if g0 <= h < g0 + G]
+            assert tiles == sorted(tiles)
