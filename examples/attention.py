@@ -55,7 +55,7 @@ removing the folder clears it), capturable in a CUDA graph; bad input is a
 ValueError before any CUDA call (attention_parts/api.py).
 ``backward(q, k, v, o, lse, do, causal=False, scale=None) -> (dq, dk, dv)``
 is the backward pass with the forward's lse: a preprocess row kernel, the
-warp-specialized dK/dV kernel (dQ by fp32 atomics) and a convert kernel
+warp-specialized dK/dV kernel (dQ by bulk reductions) and a convert kernel
 (attention_parts/backward*.py), cached and checked the same way.
 
 docs/pipelines.md ("A FlashAttention-3-class forward kernel") walks

@@ -9,6 +9,12 @@
   [batch*heads, seq, head_dim] views' strides (elements).
 * ``convert``: ``dq = bf16(scale dq_accum)`` for the rows below seq,
   contiguous [batch*heads, seq, head_dim].
+
+**dq_accum's layout** ([batch*heads, seq_pad, head_dim] f32, each 64-row
+block of 64 x head_dim floats contiguous): within a block, in the order
+the dK/dV kernel's wgmma fragments hold it (FA3's permuted dQaccum), so
+that its shared dQ tile is written with conflict-free 16-byte stores and
+added with one bulk reduction (:func:`fragment_offset`).
 """
 from __future__ import annotations
 
@@ -38,6 +44,17 @@ def _bf16_pair(word):
     lo = llvm.BitcastOp(f32, word << 16).res
     hi = llvm.BitcastOp(f32, word & -65536).res
     return lo, hi
+
+
+def fragment_offset(r, c):
+    """The float offset of element (row r, column c) in a 64-row block of
+    dq_accum (ints or values): column half c / 64 (4096 floats each), then
+    value j = 4 i + 2 h + e of thread t of an m64n64 accumulator fragment
+    (mma.py: row 16 w + l / 4 + 8 h, column 8 i + 2 (l % 4) + e, t = 32 w +
+    l) at 4 (128 i + t) + 2 h + e."""
+    cc = c % 64
+    t = (r // 16) * 32 + (r % 8) * 4 + (cc % 8) // 2
+    return (c // 64) * 4096 + ((cc // 8) * 128 + t) * 4 + ((r % 16) // 8) * 2 + cc % 2
 
 
 def preprocess(head_dim: int, name: str | None = None) -> Kernel:
@@ -95,7 +112,8 @@ def convert(head_dim: int, name: str | None = None) -> Kernel:
         with if_then(e < k.param("pairs")):
             row, c = e // (D // 2), (e % (D // 2)) * 2
             bh, r = row // seq, row % seq
-            src = (bh.to("i64") * seq_pad.to("i64") + r.to("i64")) * D + c.to("i64")
+            block = bh.to("i64") * seq_pad.to("i64") + (r // 64 * 64).to("i64")
+            src = block * D + fragment_offset(r % 64, c).to("i64")   # c even: c, c + 1 adjacent
             v = llvm.LoadOp(v2, k.element_ptr(k.param("dq_accum"), src, f32), alignment=8).res
             scale = k.param("scale")
             lo, hi = (sm.fmul(llvm.ExtractElementOp(v, lang.const(i)).res, scale) for i in (0, 1))

@@ -7,6 +7,7 @@ and without debug waits), and the verifier's error on a stage never released."""
 from __future__ import annotations
 
 import json
+import re
 import struct
 from types import SimpleNamespace
 
@@ -188,8 +189,10 @@ def test_the_cache_keys_the_real_kernels_sources():
     c = attention.backward_kernel_for(fields("bwd", 128, True))
     assert a[0] == b[0] != c[0] and "gpu.module" in a[0]
     assert a[1] == {"entry": "attn_bwd_d128_s2", "threads": 256, "consumers": 1,
-                    # K, V, two stages of Q and dO, two dS^T buffers, the alignment
-                    "smem_bytes": 6 * 64 * 128 * 2 + 2 * 64 * 64 * 2 + 1024}
+                    # K, V, two stages of Q and dO, one dS^T buffer, the f32 dQ tile,
+                    # two stages of lse2 and delta (64 f32 each), the alignment
+                    "smem_bytes": 6 * 64 * 128 * 2 + 64 * 64 * 2 + 64 * 128 * 4 + 4 * 256
+                    + 1024}
     pre = [attention.backward_kernel_for(fields("bwd_pre", d, True)) for d in (64, 128)]
     assert pre[0][0] != pre[1][0] and pre[0][1]["entry"] == "attn_bwd_pre_d64"
     two = attention.backward_kernel_for(fields("bwd", 128, False, 2))
@@ -218,13 +221,27 @@ def test_the_kernels_compile_with_the_checker_silent(d, causal, consumers):
     assert "setmaxnreg.dec.sync.aligned.u32 \t24" in ptx
     assert f"setmaxnreg.inc.sync.aligned.u32 \t{backward.CONSUMER_REGS[consumers]}" in ptx
     assert f".maxntid {128 * (1 + consumers)}, 1, 1" in ptx
-    # per query block: S^T, dP^T (d/16 each), dV, dK (4 each), dQ (4 per 64 columns)
-    assert ptx.count("wgmma.mma_async") == 2 * d // 16 + 8 + 4 * d // 64
+    # per query block: S^T, dP^T (d/16 each), dV, dK (4 each), dQ: 4 per 64
+    # keys and 64 columns (one consumer: every half over its keys; two at
+    # d = 128: one half each over both warpgroups' keys, the
+    # warpgroup's half an address; two at d = 64: the whole over its own keys)
+    dq = {1: 4 * d // 64, 2: 8 if d == 128 else 4}[consumers]
+    assert ptx.count("wgmma.mma_async") == 2 * d // 16 + 8 + dq
     # dQ = dS K: both operands transposed (imm-trans-a, imm-trans-b)
     assert len([ln for ln in ptx.splitlines() if "wgmma.mma_async" in ln
-                and ln.rstrip().endswith("1,  1;")]) == 4 * d // 64
-    assert ptx.count("atom.global.add.f32") == 16 * d // 64 * 2
+                and ln.rstrip().endswith("1,  1;")]) == dq
+    # dQ added by bulk reductions of the shared dQ tile(s), no atomics
+    tiles = 2 if (consumers, d) == (2, 64) else 1
+    assert ptx.count("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32") == tiles
+    assert "atom.global" not in ptx and "red.global" not in ptx
+    assert ptx.count("cp.async.bulk.commit_group") == 1
+    # the issuer waits for the last reduction's read: before each block's dQ
+    # tile is written again, and before the CTA exits
+    assert len(re.findall(r"cp\.async\.bulk\.wait_group\.read\s+0;", ptx)) == 2
     assert "cp.async.bulk.tensor" in ptx and "ld.local" not in ptx
+    # lse2 and delta reach the stage by bulk copies, read from shared memory
+    assert ptx.count("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes") == 2
+    assert "ld.global" not in ptx
     assert debug.ptx != ptx and "globaltimer" in debug.ptx
     assert all(r.warnings == [] and "mbarrier" not in r.ptx for r in rows)
 
@@ -240,3 +257,22 @@ def test_a_stage_never_released_is_a_located_error(monkeypatch):
     with pytest.raises(ValueError, match="backward.py:[0-9]+:[0-9]+: error: 'mbarrier.pipe.wait' "
                        "op makes a slot that is never released"):
         backward.build(cfg=backward.BwdConfig(head_dim=64))
+
+
+def test_the_causal_order_is_a_permutation_longest_first():
+    """The causal CTAs' (batch x head, key block) order: every pair once,
+    and within each group of CAUSAL_GROUP batch x heads key block 0 of each
+    before key block 1 (the most query blocks first)."""
+    pytest.importorskip("mlir")
+    from attention_parts import backward
+    G = backward.CAUSAL_GROUP
+
+    def select(c, a, b):
+        return a if c else b
+    for n_kv, bh_total in ((16, 128), (64, 32), (3, 5), (7, 13), (1, 1), (5, 8)):
+        order = [backward._longest_first(b, n_kv, bh_total, select)
+                 for b in range(n_kv * bh_total)]
+        assert sorted(order) == [(h, t) for h in range(bh_total) for t in range(n_kv)]
+        for g0 in range(0, bh_total, G):
+            tiles = [t for h, t in order if g0 <= h < g0 + G]
+            assert tiles == sorted(tiles)
