@@ -270,6 +270,43 @@ def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeyp
     assert _path_edits("examples/worse.py") == [3, 4, 5, 6, 7]
 
 
+def layer_arrows() -> dict:
+    """{(importing layer, imported layer): (imports, files)} of the annex:
+    every import of a module another layer defines (what docs/layout.md
+    draws)."""
+    names = {folder: _top_names(folder) for folder in ANNEX}
+    count, files = {}, {}
+    for folder in ANNEX:
+        for path in _py_files(folder):
+            for _, name in _absolute_imports(path):
+                if name in names[folder]:
+                    continue
+                other = next((o for o in ANNEX if name in names[o]), None)
+                if other is not None:
+                    count[folder, other] = count.get((folder, other), 0) + 1
+                    files.setdefault((folder, other), set()).add(path)
+    return {key: (n, len(files[key])) for key, n in count.items()}
+
+
+def _drawn_arrows() -> set:
+    """The arrows of docs/layout.md's table: rows ``| FROM | TO | ... |``."""
+    drawn = set()
+    for line in open(os.path.join(ROOT, "docs", "layout.md")):
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 2 and cells[1].endswith("/"):
+            drawn.add((cells[0].rstrip("/"), cells[1].rstrip("/")))
+    return drawn
+
+
+def test_docs_layout_draws_the_arrows_the_code_has():
+    arrows = set(layer_arrows())
+    assert arrows == _drawn_arrows(), (
+        f"docs/layout.md's table: missing {sorted(arrows - _drawn_arrows())}, "
+        f"not in the code {sorted(_drawn_arrows() - arrows)} (python {__file__} prints it)")
+    # and none runs back up
+    assert all(ANNEX.index(a) > ANNEX.index(b) for a, b in arrows)
+
+
 def test_the_dialect_includes_nothing_of_passes():
     """dialect/ is IR only: no #include of what passes/ holds."""
     passes = set()
@@ -286,3 +323,9 @@ def test_the_dialect_includes_nothing_of_passes():
                 if line.startswith("#include \"") and line.split('"')[1] in passes:
                     wrong.append(f"{os.path.relpath(path, ROOT)}:{n}")
     assert not wrong, wrong
+
+
+if __name__ == "__main__":
+    # The table of docs/layout.md: the arrows between the annex's layers.
+    for (a, b), (n, files) in sorted(layer_arrows().items(), key=lambda kv: ANNEX.index(kv[0][0])):
+        print(f"| `{a}/` | `{b}/` | {n} | {files} |")
