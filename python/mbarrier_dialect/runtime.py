@@ -4,8 +4,9 @@ This module is deliberately MLIR-free: it imports only the standard library,
 numpy and (lazily, inside functions) ``cuda.bindings.driver``.  It can
 therefore run on a GPU machine where neither MLIR nor this project is
 installed -- copy its files (:func:`files`) anywhere, or import it by
-path -- and execute cubins built elsewhere.  Shape and argument validation happens before any
-CUDA call, so it works (and raises) on machines without a GPU too.
+path -- and execute cubins built elsewhere.  Shape and argument validation
+happens before any CUDA call, so it works (and raises) on machines without
+a GPU too.
 
 Typical use::
 
