@@ -4,13 +4,9 @@ builders and runners run from the repository root as
 ``python -m bench.<name>.build`` and ``python3 -m bench.<name>.run``.
 
 The examples import their parts as top-level modules (``import gemm``,
-``from gemm_parts import ...``), as ``python examples/gemm.py`` runs them;
-this is the one place that puts examples/ on the path, for the benchmarks
-(pytest's ``pythonpath`` in pyproject.toml does it for the tests)."""
-import os as _os
-import sys as _sys
-
-_EXAMPLES = _os.path.join(_os.path.dirname(_os.path.dirname(_os.path.abspath(__file__))),
-                          "examples")
-if _EXAMPLES not in _sys.path:
-    _sys.path.append(_EXAMPLES)
+``from gemm_parts import ...``), as ``python examples/gemm.py`` runs them,
+so a builder that imports an example runs with examples/ on the package
+path, as pyproject.toml's pytest ``pythonpath`` puts it for the tests:
+``PYTHONPATH=examples python -m bench.gemm.build OUT_DIR``. Nothing here
+changes ``sys.path``; the device-side runners import no example (they load
+what they need by path)."""

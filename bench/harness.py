@@ -20,6 +20,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -42,6 +43,21 @@ def builder_args(doc: str, *options: tuple[tuple[str, ...], dict],
     for flags, kwargs in options:
         parser.add_argument(*flags, **kwargs)
     return parser.parse_args()
+
+
+def package_path_env() -> dict:
+    """The environment for a builder run as a child process: this one with
+    ``PYTHONPATH`` holding the package path of pyproject.toml's pytest
+    ``pythonpath`` (the repository root, examples/, the GPU suite's corpus
+    and scripts) ahead of what it held, as the tests import through it."""
+    import tomllib
+
+    root = BENCH.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    paths = [str(root / p) for p in config["tool"]["pytest"]["ini_options"]["pythonpath"]]
+    if os.environ.get("PYTHONPATH"):
+        paths.append(os.environ["PYTHONPATH"])
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def nvcc_cubin(nvcc: str, source: str | os.PathLike, out: str | os.PathLike, *flags: str,
@@ -95,6 +111,13 @@ def load_runtime():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def copy_runtime(out_dir: str | os.PathLike) -> list[str]:
+    """Copy the runtime (runtime.py and the parts it loads beside it: its
+    ``files()``) into `out_dir`, where a runner loads it by path; returns
+    the copies' paths."""
+    return [shutil.copy(path, out_dir) for path in load_runtime().files()]
 
 
 def runner(doc: str, *options: tuple[tuple[str, ...], dict],

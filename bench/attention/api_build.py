@@ -3,7 +3,7 @@ with every configuration ``config_for`` can pick, and copy what
 api_run.py needs on the GPU machine (no MLIR there): runtime.py, the
 MLIR-free parts (api, schedule, shapes) and api_run.py itself.
 
-    python -m bench.attention.api_build OUT_DIR
+    PYTHONPATH=examples python -m bench.attention.api_build OUT_DIR
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-import attention  # examples/ is on the path through the bench package
+import attention  # examples/ on the package path (PYTHONPATH=examples, pytest's pythonpath)
+from bench import harness
 from attention_parts import api, schedule
 
 
@@ -30,7 +31,7 @@ def main() -> None:
     os.makedirs(parts, exist_ok=True)
     for name in ("__init__.py", "api.py", "schedule.py", "shapes.py"):
         shutil.copy(os.path.join(ROOT, "examples", "attention_parts", name), parts)
-    shutil.copy(os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"), out)
+    harness.copy_runtime(out)
     shutil.copy(os.path.join(HERE, "api_run.py"), out)
     shutil.copy(os.path.join(HERE, "run.py"), out)
     print(f"compiled {cache.compiled} into {cache.directory}")

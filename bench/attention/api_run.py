@@ -18,6 +18,9 @@ cubins come from the cache api_build.py filled), in one process:
    5 rounds.
 
     python3 api_run.py DIR [--json FILE] [--seqs 1024,...] [--no-fa4]
+
+FlashAttention-4 (``flash_attn.cute``) is imported from the package path
+where it is installed (``PYTHONPATH=/tmp/pyext`` in BENCHMARKS.md).
 """
 from __future__ import annotations
 
@@ -227,9 +230,7 @@ def main() -> None:
     sdpa = {"cudnn": SDPBackend.CUDNN_ATTENTION, "fa2": SDPBackend.FLASH_ATTENTION}
     fa4 = None
     if not args.no_fa4:
-        try:
-            import site
-            site.addsitedir("/tmp/pyext")
+        try:  # flash_attn on the package path (BENCHMARKS.md: PYTHONPATH=/tmp/pyext)
             from flash_attn.cute import flash_attn_func as fa4
         except Exception as exc:  # noqa: BLE001
             print(f"no FA4: {exc}")

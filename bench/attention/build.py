@@ -6,7 +6,7 @@ that the directory runs on its own on the GPU machine (no MLIR there),
 with schedule.py (attention.config_for's table) and triton_fa.py (the
 Triton tutorial's kernel, run.py --triton).
 
-    python -m bench.attention.build OUT_DIR [--configs NAME,...] [--debug-waits NS]
+    PYTHONPATH=examples python -m bench.attention.build OUT_DIR [--configs NAME,...] [--debug-waits NS]
 """
 from __future__ import annotations
 
@@ -139,8 +139,8 @@ def config_row(name: str, cfg, cubin: str, debug_waits: int, warnings: int) -> d
 
 def copy_runner(out_dir: str) -> None:
     """run.py and what it loads by path, next to the cubins."""
+    harness.copy_runtime(out_dir)
     for src in (os.path.join(HERE, "run.py"),
-                os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "shapes.py"),
                 os.path.join(ROOT, "examples", "attention_parts", "schedule.py"),
                 os.path.join(HERE, "triton_fa.py")):

@@ -5,7 +5,7 @@ needs on the GPU machine (no MLIR there): runtime.py, the MLIR-free parts
 of examples/attention_parts, bwd_run.py and the run.py, api_run.py it
 loads.
 
-    python -m bench.attention.bwd_build OUT_DIR
+    PYTHONPATH=examples python -m bench.attention.bwd_build OUT_DIR
 """
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-import attention  # examples/ is on the path through the bench package
+import attention  # examples/ on the package path (PYTHONPATH=examples, pytest's pythonpath)
+from bench import harness
 from attention_parts import api, backward_api, schedule
 
 MLIR_FREE = ("__init__.py", "api.py", "schedule.py", "shapes.py", "backward_api.py")
@@ -39,7 +40,7 @@ def main() -> None:
     os.makedirs(parts, exist_ok=True)
     for name in MLIR_FREE:
         shutil.copy(os.path.join(ROOT, "examples", "attention_parts", name), parts)
-    shutil.copy(os.path.join(ROOT, "python", "mbarrier_dialect", "runtime.py"), out)
+    harness.copy_runtime(out)
     for name in ("bwd_run.py", "run.py", "api_run.py"):
         shutil.copy(os.path.join(HERE, name), out)
     print(f"compiled {fwd.compiled + bwd.compiled} into {fwd.directory}")

@@ -3,7 +3,7 @@ configuration ``attention.config_for`` picks (attention_parts/schedule.py,
 as it is now) and its TFLOP/s in that run, the best of ours, each torch
 backend, Triton's tutorial kernel, and the pick over the best torch backend.
 
-    python -m bench.attention.table [bench/results/attention/6_final/attn.json]
+    PYTHONPATH=examples python -m bench.attention.table [bench/results/attention/6_final/attn.json]
 
 The configurations' fields come from the run's ``configs`` (run.py writes
 them) or from ``configs.json`` beside it (a copy of build.py's manifest.json).

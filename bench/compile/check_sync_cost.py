@@ -4,7 +4,7 @@ size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, the
 GEMM of examples/gemm.py (both cluster forms) and, with `--examples`, every
 configuration of examples/gemm.py and examples/attention.py.
 
-    python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
+    PYTHONPATH=examples python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
                                     [--dataflow] [--nested] [--examples] [--only REGEX]
 
 Two generated shapes, each checked silent (no diagnostic) before it is timed:
@@ -150,7 +150,7 @@ def groups_kernel(units: int) -> str:
 
 
 def gemm_kernel(cluster: int) -> str:
-    import gemm  # examples/gemm.py (bench/__init__.py puts examples/ on the path)
+    import gemm  # examples/gemm.py (examples/ on the package path: PYTHONPATH=examples)
     return module_text(gemm.build, gemm.Config(bn=256, cluster=cluster))
 
 

@@ -2,7 +2,7 @@
 """CPU benchmarks (no GPU): compile time vs nvcc, and pass throughput and
 scaling of convert-mbarrier-to-nvvm vs upstream convert-nvgpu-to-nvvm.
 
-    python -m bench.compile.cpu_bench [--runs 5] [--sizes 1000 10000 100000] [--json FILE]
+    PYTHONPATH=examples python -m bench.compile.cpu_bench [--runs 5] [--sizes 1000 10000 100000] [--json FILE]
 
 Prints two tables and, with --json, writes every measurement.
 """

@@ -27,6 +27,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import harness
+
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ("full", "sanitize", "stress-sanitize", "stress", "pipes", "pipes-sanitize",
           "pipes-stress")
@@ -63,7 +65,8 @@ def build(out: Path) -> None:
     for cmd in commands(out, nvcc):
         print("+", " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c
                             for c in cmd[1:]), flush=True)
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT,
+                       env=harness.package_path_env())
 
 
 def diff(a: Path, b: Path) -> list[str]:

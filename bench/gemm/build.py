@@ -4,7 +4,7 @@ one format; what run.py needs to
 launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
 exact-check manifest (``exact/``) for test/gpu/suite/run_manifest.py.
 
-    python -m bench.gemm.build OUT_DIR [--configs NAME,...]
+    PYTHONPATH=examples python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 
 The device side (run.py, tools/device/run.sh gemm) needs no MLIR.
 """

@@ -1,6 +1,6 @@
 """``matmul(a, b, out=None)``: examples/gemm.py's GEMM as a torch entry.
 
-    from gemm import matmul            # examples/ on the path (pytest's pythonpath, bench/)
+    from gemm import matmul            # examples/ on the path (pytest's pythonpath, PYTHONPATH=examples)
     c = matmul(a, b)                   # a: M x K, b: K x N, bf16 CUDA tensors; c = a @ b, bf16
 
 * **Layouts**: ``a`` row- or column-major, ``b`` row- or column-major (the

@@ -3,9 +3,10 @@
 This module is deliberately MLIR-free: it imports only the standard library,
 numpy and (lazily, inside functions) ``cuda.bindings.driver``.  It can
 therefore run on a GPU machine where neither MLIR nor this project is
-installed -- copy the file anywhere, or import it by path -- and execute
-cubins built elsewhere.  Shape and argument validation happens before any
-CUDA call, so it works (and raises) on machines without a GPU too.
+installed -- copy its files (:func:`files`) anywhere, or import it by
+path -- and execute cubins built elsewhere.  Shape and argument validation
+happens before any CUDA call, so it works (and raises) on machines without
+a GPU too.
 
 Typical use::
 
@@ -14,6 +15,13 @@ Typical use::
         launch(mod.function("pingpong"), grid=(2,), block=(32,),
                args=[out, np.int32(1000)], cluster=(2,))
         print(out.to_numpy())
+
+What is checked without CUDA lives in the files beside this one, which it
+loads and whose names it re-exports (:data:`PARTS`): the launch shape
+(runtime_launch_shape.py), the tensor-map rules (runtime_tensor_map.py) and
+the debug-wait records (runtime_debug_waits.py). A copy of the runtime is
+these files together (``files()``); this file loads them by path when it
+is itself loaded by path.
 
 Driver errors raise :class:`CudaError`.  A kernel fault (say an illegal
 instruction) is reported by the synchronisation after the launch; the CUDA
@@ -29,17 +37,68 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
+import importlib
+import importlib.util
 import math
 import operator
+import os
 
 import numpy as np
 
-PORTABLE_CLUSTER_LIMIT = 8
-# The most CTAs a cluster can have (sm_90); above the portable 8 the launch
-# must allow non-portable sizes, and the device may refuse a kernel's shape.
-MAX_CLUSTER_SIZE = 16
-MAX_THREADS_PER_BLOCK = 1024
-DEFAULT_SHARED_MEM_LIMIT = 48 * 1024
+#: The modules beside this file that it loads (a copy of the runtime is
+#: runtime.py and these: :func:`files`).
+PARTS = ("runtime_launch_shape", "runtime_tensor_map", "runtime_debug_waits")
+
+
+def files() -> list:
+    """The paths of the runtime's files (this one and its :data:`PARTS`):
+    what a copy of it needs beside it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, name + ".py") for name in ("runtime",) + PARTS]
+
+
+def _part(name: str):
+    """Part `name` of the runtime: the package's module, or, where this file
+    was loaded by path (a device runner, a copy of the runtime), the file
+    beside it loaded by path too (a module of this load's own)."""
+    if __package__:
+        return importlib.import_module(f"{__package__}.{name}")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    if not os.path.isfile(path):
+        raise ImportError(f"{__file__} needs {name}.py beside it: copy all of the runtime's "
+                          f"files ({', '.join(os.path.basename(f) for f in files())})")
+    spec = importlib.util.spec_from_file_location(f"{__name__}.{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_launch_shape = _part("runtime_launch_shape")
+_tensor_map = _part("runtime_tensor_map")
+_debug_waits = _part("runtime_debug_waits")
+
+PORTABLE_CLUSTER_LIMIT = _launch_shape.PORTABLE_CLUSTER_LIMIT
+MAX_CLUSTER_SIZE = _launch_shape.MAX_CLUSTER_SIZE
+MAX_THREADS_PER_BLOCK = _launch_shape.MAX_THREADS_PER_BLOCK
+DEFAULT_SHARED_MEM_LIMIT = _launch_shape.DEFAULT_SHARED_MEM_LIMIT
+validate_launch_shape = _launch_shape.validate_launch_shape
+ClusterSizeError = _launch_shape.ClusterSizeError
+_fmt = _launch_shape._fmt
+
+TENSOR_MAP_BYTES = _tensor_map.TENSOR_MAP_BYTES
+TENSOR_MAP_ALIGN = _tensor_map.TENSOR_MAP_ALIGN
+tensor_map_arguments = _tensor_map.tensor_map_arguments
+
+DEBUG_WAITS_STATE = _debug_waits.DEBUG_WAITS_STATE
+DEBUG_WAITS_SITES = _debug_waits.DEBUG_WAITS_SITES
+DEBUG_WAITS_HEADER_BYTES = _debug_waits.DEBUG_WAITS_HEADER_BYTES
+DEBUG_WAITS_RECORDS = _debug_waits.DEBUG_WAITS_RECORDS
+DEBUG_WAITS_RECORD_BYTES = _debug_waits.DEBUG_WAITS_RECORD_BYTES
+DEBUG_WAIT_MARK = _debug_waits.DEBUG_WAIT_MARK
+debug_wait_sites = _debug_waits.debug_wait_sites
+barrier_state_text = _debug_waits.barrier_state_text
+
 _ELF_MAGIC = b"\x7fELF"
 
 _device = None  # CUdevice of the initialised device, set by init()
@@ -354,37 +413,8 @@ class DeviceBuffer:
 
 
 # --------------------------------------------------------------------------
-# TMA tensor maps
+# TMA tensor maps (their rules: runtime_tensor_map.py)
 # --------------------------------------------------------------------------
-
-TENSOR_MAP_BYTES = 128
-TENSOR_MAP_ALIGN = 64
-
-# numpy dtype name (or "bfloat16"/"tfloat32") -> (CU_TENSOR_MAP_DATA_TYPE_ suffix, bytes)
-_TENSOR_MAP_DTYPES = {
-    "uint8": ("UINT8", 1), "uint16": ("UINT16", 2), "uint32": ("UINT32", 4),
-    "int32": ("INT32", 4), "uint64": ("UINT64", 8), "int64": ("INT64", 8),
-    "float16": ("FLOAT16", 2), "float32": ("FLOAT32", 4), "float64": ("FLOAT64", 8),
-    "bfloat16": ("BFLOAT16", 2), "tfloat32": ("TFLOAT32", 4),
-}
-_SWIZZLES = {"none": ("NONE", None), "32B": ("32B", 32), "64B": ("64B", 64), "128B": ("128B", 128)}
-_L2_PROMOTIONS = {"none": "NONE", "64B": "L2_64B", "128B": "L2_128B", "256B": "L2_256B"}
-_OOB_FILLS = {"zero": "NONE", "nan": "NAN_REQUEST_ZERO_FMA"}
-
-
-def _choice(value, table: dict, what: str):
-    if value not in table:
-        raise ValueError(f"{what} {value!r} is not one of {', '.join(map(repr, table))}")
-    return table[value]
-
-
-def _tensor_map_dtype(dtype) -> tuple[str, str, int]:
-    name = dtype if dtype in ("bfloat16", "tfloat32") else np.dtype(dtype).name
-    if name not in _TENSOR_MAP_DTYPES:
-        raise ValueError(f"tensorDataType: a tensor map cannot hold {name}; it holds "
-                         f"{', '.join(_TENSOR_MAP_DTYPES)}")
-    return (name,) + _TENSOR_MAP_DTYPES[name]
-
 
 class TensorMap:
     """A tiled TMA descriptor (``CUtensorMap``): the 128 bytes
@@ -411,7 +441,7 @@ class TensorMap:
     def box_bytes(self) -> int:
         """Bytes one load of a whole box moves (the ``tx_count`` to expect,
         out-of-bounds elements included)."""
-        return math.prod(self.box) * _TENSOR_MAP_DTYPES[self.dtype][1]
+        return math.prod(self.box) * _tensor_map.element_bytes(self.dtype)
 
     def device_buffer(self) -> DeviceBuffer:
         """A device copy of the descriptor (cuMemAlloc is 256-byte aligned,
@@ -437,82 +467,6 @@ class TensorMap:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         _release(self.free, exc_type)
-
-
-def tensor_map_arguments(address: int, dtype, shape, box, *, strides=None,
-                         element_strides=None, swizzle: str = "none",
-                         l2_promotion: str = "128B", oob_fill: str = "zero",
-                         nbytes: int | None = None) -> dict:
-    """Check the arguments of :func:`encode_tensor_map_tiled` without CUDA
-    and return them in the driver's order (innermost dimension first):
-    ``{"dtype", "rank", "global_dim", "global_strides", "box_dim",
-    "element_strides", "swizzle", "l2_promotion", "oob_fill"}``.  Raises
-    ``ValueError`` naming the driver's rule that is broken."""
-    name, cu_type, itemsize = _tensor_map_dtype(dtype)
-    shape = tuple(operator.index(n) for n in ((shape,) if isinstance(shape, int) else shape))
-    box = tuple(operator.index(n) for n in ((box,) if isinstance(box, int) else box))
-    rank = len(shape)
-    if not 1 <= rank <= 5:
-        raise ValueError(f"tensorRank must be 1 to 5, got {rank} (shape {list(shape)})")
-    if len(box) != rank:
-        raise ValueError(f"boxDim has {len(box)} dimensions, the tensor {rank}")
-    if address % 16:
-        raise ValueError(f"globalAddress {address:#x} must be aligned to 16 bytes")
-    for i, n in enumerate(shape):
-        if not 0 < n <= 2**32:
-            raise ValueError(f"globalDim must be non-zero and less than or equal to 2^32, "
-                             f"got {n} in shape {list(shape)}")
-    if strides is None:
-        strides = tuple(itemsize * math.prod(shape[i + 1:]) for i in range(rank))
-    else:
-        strides = tuple(operator.index(s) for s in strides)
-        if len(strides) != rank:
-            raise ValueError(f"strides has {len(strides)} entries, the tensor {rank} dimensions")
-        if strides[-1] != itemsize:
-            raise ValueError(f"the innermost dimension must be contiguous: its stride is "
-                             f"{strides[-1]} bytes, the element {itemsize}")
-    for s in strides[:-1]:
-        if s <= 0 or s % 16 or s >= 2**40:
-            raise ValueError(f"globalStrides must be a multiple of 16 and less than 2^40, "
-                             f"got {s} bytes (strides {list(strides)})")
-    for n in box:
-        if not 0 < n <= 256:
-            raise ValueError(f"boxDim must be non-zero and less than or equal to 256, "
-                             f"got {n} in box {list(box)}")
-    inner_bytes = box[-1] * itemsize
-    if inner_bytes % 16:
-        raise ValueError(f"boxDim[0] * elementSizeInBytes(tensorDataType) must be a multiple "
-                         f"of 16 bytes, got {box[-1]} * {itemsize} = {inner_bytes} (box "
-                         f"{list(box)}, innermost last)")
-    if element_strides is None:
-        element_strides = (1,) * rank
-    element_strides = tuple(operator.index(e) for e in element_strides)
-    if len(element_strides) != rank or any(not 0 < e <= 8 for e in element_strides):
-        raise ValueError(f"elementStrides must be non-zero and less than or equal to 8, "
-                         f"one per dimension, got {list(element_strides)}")
-    cu_swizzle, span = _choice(swizzle, _SWIZZLES, "swizzle")
-    if span is not None and inner_bytes > span:
-        raise ValueError(f"with swizzle {swizzle}, boxDim[0] * elementSizeInBytes(tensorDataType) "
-                         f"must be less than or equal to the swizzle size {span}, got "
-                         f"{inner_bytes}")
-    cu_l2 = _choice(l2_promotion, _L2_PROMOTIONS, "l2_promotion")
-    cu_oob = _choice(oob_fill, _OOB_FILLS, "oob_fill")
-    if oob_fill == "nan" and name not in ("float16", "float32", "float64", "bfloat16",
-                                          "tfloat32"):
-        raise ValueError(f"CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA can only be used "
-                         f"when tensorDataType represents a floating-point data type, not {name}")
-    if nbytes is not None:
-        extent = itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
-        if extent > nbytes:
-            raise ValueError(f"the tensor {list(shape)} with strides {list(strides)} spans "
-                             f"{extent} bytes, more than the buffer's {nbytes}")
-    return {"dtype": name, "cu_dtype": cu_type, "rank": rank,
-            "global_dim": list(reversed(shape)),
-            "global_strides": list(reversed(strides[:-1])),
-            "box_dim": list(reversed(box)),
-            "element_strides": list(reversed(element_strides)),
-            "swizzle": cu_swizzle, "l2_promotion": cu_l2, "oob_fill": cu_oob,
-            "shape": shape, "box": box, "strides": strides}
 
 
 def encode_tensor_map_tiled(buffer: DeviceBuffer, dtype=None, shape=None, box=None, *,
@@ -558,54 +512,8 @@ def encode_tensor_map_tiled(buffer: DeviceBuffer, dtype=None, shape=None, box=No
 
 
 # --------------------------------------------------------------------------
-# Launching
+# Launching (the shape's rules: runtime_launch_shape.py)
 # --------------------------------------------------------------------------
-
-def _fmt(dims) -> str:
-    return "(" + ",".join(str(d) for d in dims) + ")"
-
-
-def _dims(value, what: str) -> tuple[int, int, int]:
-    dims = (value,) if isinstance(value, int) else tuple(value)
-    if not 1 <= len(dims) <= 3:
-        raise ValueError(f"{what} must have 1 to 3 dimensions, got {dims!r}")
-    dims = tuple(operator.index(d) for d in dims) + (1,) * (3 - len(dims))
-    if any(d < 1 for d in dims):
-        raise ValueError(f"{what} {_fmt(dims)} has a dimension < 1")
-    return dims
-
-
-def validate_launch_shape(grid, block, cluster=None):
-    """Check and pad launch dimensions without touching CUDA.
-
-    Returns ``(grid, block, cluster)`` as 3-tuples (``cluster`` stays None
-    when not given); raises ``ValueError`` for a dimension < 1, a block of
-    more than 1024 threads, a cluster of more than 16 CTAs (the most a
-    cluster can have; more than 8 is non-portable, see :func:`launch`) or a
-    grid that is not a multiple of the cluster.
-    """
-    grid = _dims(grid, "grid")
-    block = _dims(block, "block")
-    threads = math.prod(block)
-    if threads > MAX_THREADS_PER_BLOCK:
-        raise ValueError(f"block {_fmt(block)} has {threads} threads, more than "
-                         f"the limit of {MAX_THREADS_PER_BLOCK}")
-    if cluster is not None:
-        cluster = _dims(cluster, "cluster")
-        ctas = math.prod(cluster)
-        if ctas > MAX_CLUSTER_SIZE:
-            raise ValueError(f"cluster of {ctas} CTAs exceeds the limit of {MAX_CLUSTER_SIZE} "
-                             f"(more than {PORTABLE_CLUSTER_LIMIT} is non-portable)")
-        if any(g % c for g, c in zip(grid, cluster)):
-            raise ValueError(f"grid {_fmt(grid)} is not a multiple of cluster {_fmt(cluster)}")
-    return grid, block, cluster
-
-
-class ClusterSizeError(ValueError):
-    """The device cannot run a cluster of this size for this kernel (its
-    block and shared memory): ``cuOccupancyMaxActiveClusters`` found room for
-    no cluster at all."""
-
 
 def _pack_args(args):
     """Build the ``void*[]`` kernel-parameter array.
@@ -756,54 +664,11 @@ def time_launch(function, grid, block, args, cluster=None, shared_mem: int = 0,
 # Debug waits (compile(..., debug_waits=NS)): a timed-out wait is located
 # --------------------------------------------------------------------------
 
-# What a module built with debug waits holds, the one Python definition: it
-# mirrors debug_waits:: in passes/include/mbarrier/Conversion/MBarrierToNVVM/
-# MBarrierToNVVM.h, the one C++ one. The kernel makes no call (a printf would
-# make ptxas serialize its wgmma): a stuck warp writes a record into a
-# host-mapped buffer whose address load() gives the module, then traps; the
-# host, which can still read its own memory after the fault, formats it.
-#: `[2 x i64]` global: the report buffer's device address, records taken.
-#: Its presence is the flag that a module has debug waits.
-DEBUG_WAITS_STATE = "mbarrier_debug_waits"
-#: The wait sites: line K is site K, `FILE:LINE:COL<TAB>BARRIER<TAB>DEFINED AT`.
-DEBUG_WAITS_SITES = "mbarrier_debug_wait_sites"
-DEBUG_WAITS_HEADER_BYTES = 64
-DEBUG_WAITS_RECORDS = 64
-DEBUG_WAITS_RECORD_BYTES = 64
-# A record: u32 site + 1, u32 parity, u64 index, u64 waited ns, u32
-# %cluster_ctarank, u32 warp, u32 %ctaid.x/y/z, u32 state written, u64 state.
-_RECORD = "<IIQQIIIIIIQ"
-#: How each located line begins (run_debug_waits.py finds lines by it).
-DEBUG_WAIT_MARK = "mbarrier.wait timed out at "
-
+# What a module built with debug waits holds and how its records read:
+# runtime_debug_waits.py. Here: the driver calls (the report buffer a loaded
+# module is given, the synchronization that reads it after a trap).
 _debug_wait_functions: dict = {}   # CUfunction handle -> its module's report
 _debug_wait_reports: list = []     # the reports of the loaded modules
-
-
-def debug_wait_sites(ptx: str) -> list:
-    """The wait sites of a module's PTX built with debug waits, in site
-    order: ``[where, barrier, defined at]`` each (``[]`` without them)."""
-    import re
-
-    found = re.search(r"\.b8 " + DEBUG_WAITS_SITES + r"\[\d+\] = \{([^}]*)\}", ptx)
-    if not found:
-        return []
-    text = bytes(int(b) for b in found.group(1).split(",")).split(b"\0", 1)[0]
-    return [line.split("\t") for line in text.decode("utf-8", "replace").splitlines()]
-
-
-def barrier_state_text(state: int) -> str:
-    """The mbarrier state that ``mbarrier.arrive`` with count 0 returned,
-    as a line shows it: its upper word, where the H200 (sm_90) keeps the
-    phase (bit 63), the pending arrivals (a 20-bit negative count at bits
-    43-62) and a transaction field (bits 32-42, non-zero while bytes are
-    pending); the lower word is not the barrier's (it held the register's
-    old value). The layout is not specified (PTX ISA): it was measured
-    (bench/results/debug_waits/dw_table.md)."""
-    high = state >> 32
-    pending = (-(high >> 11)) & 0xFFFFF
-    return (f"0x{high:08x} (phase {high >> 31}, pending arrivals {pending}, "
-            f"tx field 0x{high & 0x7FF:03x}; sm_90 layout)")
 
 
 class DebugWaitReport:
@@ -811,7 +676,7 @@ class DebugWaitReport:
     into the device, whose address the module's ``DEBUG_WAITS_STATE`` holds,
     and the module's wait sites."""
 
-    NBYTES = DEBUG_WAITS_HEADER_BYTES + DEBUG_WAITS_RECORDS * DEBUG_WAITS_RECORD_BYTES
+    NBYTES = _debug_waits.DEBUG_WAITS_REPORT_BYTES
 
     def __init__(self, sites: list, host: int):
         self.sites = sites
@@ -821,8 +686,6 @@ class DebugWaitReport:
     def attach(cls, module_handle):
         """The report of a loaded module, or None where it has no debug
         waits (no ``DEBUG_WAITS_STATE`` global)."""
-        import ctypes
-
         driver = _driver()
         err, state, _ = driver.cuModuleGetGlobal(module_handle, DEBUG_WAITS_STATE.encode())
         if err == driver.CUresult.CUDA_ERROR_NOT_FOUND:
@@ -832,8 +695,7 @@ class DebugWaitReport:
                             f"cuModuleGetGlobal({DEBUG_WAITS_SITES!r})")
         text = np.zeros(int(size), dtype=np.uint8)
         check(driver.cuMemcpyDtoH(text.ctypes.data, table, int(size)), "cuMemcpyDtoH")
-        sites = [line.split("\t") for line in
-                 text.tobytes().split(b"\0", 1)[0].decode("utf-8", "replace").splitlines()]
+        sites = _debug_waits.sites_of_table(text.tobytes())
         host = int(check(driver.cuMemHostAlloc(cls.NBYTES, driver.CU_MEMHOSTALLOC_DEVICEMAP),
                          "cuMemHostAlloc"))
         report = cls(sites, host)
@@ -850,27 +712,7 @@ class DebugWaitReport:
     def lines(self) -> tuple[list, bool]:
         """(the located lines of the records the stuck warps wrote, whether
         more warps were stuck than there are records)."""
-        import ctypes
-        import struct
-
-        raw = ctypes.string_at(self.host, self.NBYTES)
-        full = struct.unpack_from("<I", raw, 0)[0] != 0
-        out = []
-        for k in range(DEBUG_WAITS_RECORDS):
-            fields = struct.unpack_from(_RECORD, raw,
-                                        DEBUG_WAITS_HEADER_BYTES + k * DEBUG_WAITS_RECORD_BYTES)
-            site, parity, index, waited, rank, warp, x, y, z, written, state = fields
-            if site == 0:
-                continue
-            where, name, defined = (self.sites[site - 1] + ["", "", ""])[:3] \
-                if site <= len(self.sites) else (f"wait site {site - 1}", "?", "")
-            word = (f"barrier state {barrier_state_text(state)}" if written
-                    else "barrier state not read")
-            out.append(f"{DEBUG_WAIT_MARK}{where} (barrier {name}[{index}]"
-                       + (f" from {defined}" if defined else "")
-                       + f", parity {parity}, waited {waited} ns) cta {rank} (ctaid {x},{y},{z}) "
-                       f"warp {warp}; {word}")
-        return out, full
+        return _debug_waits.record_lines(ctypes.string_at(self.host, self.NBYTES), self.sites)
 
     def free(self) -> None:
         if self.host:

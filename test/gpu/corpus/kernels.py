@@ -34,7 +34,8 @@ EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_co
 def example(name: str):
     """examples/<name>.py as a module (examples/ is on the path, as when it
     runs as a script: gemm.py imports its parts from examples/gemm_parts/;
-    pytest's pythonpath or test/gpu/suite/corpus_path.py put it there)."""
+    pytest's pythonpath, or the PYTHONPATH build_suite.py runs with, puts
+    it there)."""
     path = os.path.join(EXAMPLES, f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"example_{name}", path)
     module = importlib.util.module_from_spec(spec)

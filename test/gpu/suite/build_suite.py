@@ -3,17 +3,20 @@ write a manifest (kernel, launch shape, inputs, expected outputs) that
 run_manifest.py executes on the GPU machine with its own Python. The
 manifest writer is mbarrier_dialect.manifest.
 
-    python test/gpu/suite/build_suite.py OUT_DIR [--suite full|sanitize|stress]
+    PYTHONPATH=examples:test/gpu/corpus python test/gpu/suite/build_suite.py OUT_DIR \
+        [--suite full|sanitize|stress]
+
+(the package path of pyproject.toml's pytest ``pythonpath``: the corpus it
+builds, and examples/, whose ``case()`` the corpus's kernels.py runs).
 """
 from __future__ import annotations
 
 import argparse
 
-import corpus_path  # noqa: F401  (first: test/gpu/corpus and examples/ on the path)
 from mbarrier_dialect import manifest
 
-import kernels  # noqa: E402  (test/gpu/corpus)
-import order_store_kernels  # noqa: E402  (issue 22's kernels)
+import kernels  # test/gpu/corpus
+import order_store_kernels  # issue 22's kernels (test/gpu/corpus)
 
 
 def build(out_dir: str, suite: str = "full") -> dict:

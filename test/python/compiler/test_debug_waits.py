@@ -19,7 +19,7 @@ from mbarrier_dialect.lang import Kernel, MBarrier
 
 import kernels  # noqa: E402
 
-from mbarrier_dialect import runtime  # noqa: E402
+from mbarrier_dialect import runtime, runtime_debug_waits  # noqa: E402
 from mbarrier_dialect.runtime import debug_wait_sites as formats  # noqa: E402
 
 
@@ -49,7 +49,7 @@ def test_lang_line_names_the_users_wait_and_barrier():
 
 def test_the_module_defines_what_the_runtime_asks_for_and_calls_nothing():
     """The names and the record layout are debug_waits:: of MBarrierToNVVM.h
-    and runtime.DEBUG_WAITS_* (one definition each side): the state global
+    and runtime_debug_waits.DEBUG_WAITS_* (one definition each side): the state global
     (16 bytes: the buffer's address, the records taken), the site table, the
     stores at the record's offsets; no call (ptxas would serialize wgmma)."""
     k, _, _ = _one_wait_kernel(debug_waits=1000)
@@ -62,7 +62,8 @@ def test_the_module_defines_what_the_runtime_asks_for_and_calls_nothing():
                re.finditer(r"st\.volatile\.global\.b(?:32|64) \t\[%rd\d+(?:\+(\d+))?\]", ptx)}
     import struct
     layout = [0, 4, 8, 16, 24, 28, 32, 36, 40, 44, 48]
-    assert struct.calcsize(runtime._RECORD) == 56 and len(runtime._RECORD) - 1 == len(layout)
+    record = runtime_debug_waits._RECORD
+    assert struct.calcsize(record) == 56 and len(record) - 1 == len(layout)
     # every field a store past the header, and the header's overflow mark
     assert offsets == {0} | {runtime.DEBUG_WAITS_HEADER_BYTES + o for o in layout}, sorted(offsets)
     assert "mbarrier.arrive.shared::cta.b64" in ptx and "fence.sc.sys;" in ptx

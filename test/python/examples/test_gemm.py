@@ -15,6 +15,7 @@ import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 import gemm  # noqa: E402
+from bench import harness  # noqa: E402
 from bench.gemm.build import run5  # noqa: E402  (the run-5 kernel's defaults)
 from gemm_parts.shapes import check_shape  # noqa: E402
 from mbarrier_dialect import manifest  # noqa: E402
@@ -121,7 +122,7 @@ def test_case_is_exact_and_the_bench_builds(tmp_path):
     out = tmp_path / "gemm"
     proc = subprocess.run([sys.executable, "-m", "bench.gemm.build", str(out),
                            "--configs", "c1_128,c2_256"], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
+                          timeout=600, cwd=ROOT, env=harness.package_path_env())
     assert proc.returncode == 0, proc.stderr
     configs = json.loads((out / "manifest.json").read_text())["kernels"]
     assert [c["name"] for c in configs] == ["c1_128", "c2_256"]

@@ -154,14 +154,12 @@ def test_the_check_sees_an_upward_import():
 # --------------------------------------------------------------------------
 # The annex (issue 33): mbarrier_dialect <- examples <- bench <- test, each
 # importing only what is to its left, through package paths (pyproject's
-# pytest pythonpath, the `bench` package); no sys.path edits but the two
-# that put examples/ on the path for scripts (bench/__init__.py for the
-# benchmarks, test/gpu/suite/corpus_path.py, with the corpus, for the
-# suite's builders run as scripts).
+# pytest pythonpath; PYTHONPATH=examples for a builder run from the
+# repository root; the `bench` package); no sys.path edits anywhere (the
+# device-side runners load what they need by path).
 # --------------------------------------------------------------------------
 
 ANNEX = ["python/mbarrier_dialect", "examples", "bench", "test"]
-PATH_SETTINGS = {"bench/__init__.py", "test/gpu/suite/corpus_path.py"}
 
 
 def _py_files(folder):
@@ -214,23 +212,45 @@ def test_the_annex_imports_only_downward(layer):
     assert not wrong, f"imports of a layer above {ANNEX[layer]}: {wrong}"
 
 
+def _is_sys_path(node) -> bool:
+    """`node` is ``sys.path`` (``sys.path``, ``_sys.path``, or ``path`` taken
+    from sys)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "path"
+            and isinstance(node.value, ast.Name) and node.value.id in ("sys", "_sys"))
+
+
 def _path_edits(path):
+    """Lines of `path` that change the import path: a call of a sys.path
+    method that changes it, an assignment to sys.path or an item or slice of
+    it, ``sys.path += ...``, ``site.addsitedir``."""
     edits = []
-    for node in ast.walk(_tree(os.path.join(ROOT, path))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("insert", "append", "extend") \
-                and ast.unparse(node.func.value) in ("sys.path", "_sys.path"):
-            edits.append(node.lineno)
-    return edits
+    tree = _tree(os.path.join(ROOT, path))
+    from_sys = {alias.asname or alias.name for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module == "sys"
+                for alias in node.names if alias.name == "path"}
+    def is_path(node):
+        return _is_sys_path(node) or (isinstance(node, ast.Name) and node.id in from_sys)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("insert", "append", "extend", "remove", "pop", "clear") \
+                    and is_path(node.func.value):
+                edits.append(node.lineno)
+            elif node.func.attr == "addsitedir":
+                edits.append(node.lineno)
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if is_path(target) or (isinstance(target, ast.Subscript) and is_path(target.value)):
+                    edits.append(node.lineno)
+    return sorted(set(edits))
 
 
-def test_no_sys_path_edits_but_the_two_path_settings():
+def test_no_sys_path_edits():
     found = {path: lines for folder in ANNEX for path in _py_files(folder)
              if (lines := _path_edits(path))}
-    assert set(found) <= PATH_SETTINGS, (
-        f"sys.path edits outside {sorted(PATH_SETTINGS)}: import through package paths "
-        f"(pyproject's pytest pythonpath, the bench package): "
-        f"{ {p: l for p, l in found.items() if p not in PATH_SETTINGS} }")
+    assert not found, (
+        f"sys.path edits: import through package paths (pyproject's pytest pythonpath, "
+        f"PYTHONPATH=examples for a builder, the bench package) or load by path: {found}")
 
 
 def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeypatch):
@@ -242,6 +262,49 @@ def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeyp
         "import sys\nsys.path" + ".insert(0, 'x')\nfrom bench.gemm import raw_ring\n")
     assert _upward_imports("examples/bad.py", 1) == [(3, "bench")]
     assert _path_edits("examples/bad.py") == [2]
+    # Every other way of changing the path.
+    (tmp_path / "examples" / "worse.py").write_text(
+        "import site, sys as _sys\nfrom sys import path as P\n_sys.path" + "[:0] = ['x']\n"
+        "_sys.path += ['y']\nP" + ".append('z')\nsite.addsitedir('w')\n_sys.path = []\n"
+        "print(_sys.path[0], len(P))\n")
+    assert _path_edits("examples/worse.py") == [3, 4, 5, 6, 7]
+
+
+def layer_arrows() -> dict:
+    """{(importing layer, imported layer): (imports, files)} of the annex:
+    every import of a module another layer defines (what docs/layout.md
+    draws)."""
+    names = {folder: _top_names(folder) for folder in ANNEX}
+    count, files = {}, {}
+    for folder in ANNEX:
+        for path in _py_files(folder):
+            for _, name in _absolute_imports(path):
+                if name in names[folder]:
+                    continue
+                other = next((o for o in ANNEX if name in names[o]), None)
+                if other is not None:
+                    count[folder, other] = count.get((folder, other), 0) + 1
+                    files.setdefault((folder, other), set()).add(path)
+    return {key: (n, len(files[key])) for key, n in count.items()}
+
+
+def _drawn_arrows() -> set:
+    """The arrows of docs/layout.md's table: rows ``| FROM | TO | ... |``."""
+    drawn = set()
+    for line in open(os.path.join(ROOT, "docs", "layout.md")):
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 2 and cells[1].endswith("/"):
+            drawn.add((cells[0].rstrip("/"), cells[1].rstrip("/")))
+    return drawn
+
+
+def test_docs_layout_draws_the_arrows_the_code_has():
+    arrows = set(layer_arrows())
+    assert arrows == _drawn_arrows(), (
+        f"docs/layout.md's table: missing {sorted(arrows - _drawn_arrows())}, "
+        f"not in the code {sorted(_drawn_arrows() - arrows)} (python {__file__} prints it)")
+    # and none runs back up
+    assert all(ANNEX.index(a) > ANNEX.index(b) for a, b in arrows)
 
 
 def test_the_dialect_includes_nothing_of_passes():
@@ -260,3 +323,9 @@ def test_the_dialect_includes_nothing_of_passes():
                 if line.startswith("#include \"") and line.split('"')[1] in passes:
                     wrong.append(f"{os.path.relpath(path, ROOT)}:{n}")
     assert not wrong, wrong
+
+
+if __name__ == "__main__":
+    # The table of docs/layout.md: the arrows between the annex's layers.
+    for (a, b), (n, files) in sorted(layer_arrows().items(), key=lambda kv: ANNEX.index(kv[0][0])):
+        print(f"| `{a}/` | `{b}/` | {n} | {files} |")

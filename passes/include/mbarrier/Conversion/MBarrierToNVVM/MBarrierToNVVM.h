@@ -30,8 +30,8 @@ struct MBarrierLoweringOptions {
 };
 
 /// What a module built with debug waits holds for the runtime, the one C++
-/// definition (python/mbarrier_dialect/runtime.py's DEBUG_WAITS_*, the one
-/// Python one, reads it). No call (printf) in the kernel: ptxas serializes
+/// definition (python/mbarrier_dialect/runtime_debug_waits.py's
+/// DEBUG_WAITS_*, the one Python one, reads it). No call (printf) in the kernel: ptxas serializes
 /// every wgmma of a function that has one.
 namespace debug_waits {
 /// `[2 x i64]` in global memory: [0] the address of the report buffer (0
