@@ -58,7 +58,7 @@ gpu.module @m {
     gpu.barrier
     %k_tiles = llvm.load %problem_k : !llvm.ptr<1> -> i32
     scf.for %k = %i0 to %k_tiles step %i1 : i32 {
-      // expected-warning @+1 {{arrives 2 times on a barrier initialized with arrival count 1 where the threads that reach its loop run the same trips}}
+      // expected-warning @+1 {{arrives 2 times on a barrier initialized with arrival count 1 where the threads that reach its loop run the same trips (its trip count is loaded from memory at an address that does not differ between them): they complete the phase and arrive again on the next one, so the phase completes before the last of them has arrived (more arrivals per phase than the count)}}
       mbarrier.arrive %empty[%c0] if %leader : !mbarrier.group<1>
       %ph = arith.andi %k, %i1 : i32
       mbarrier.wait %empty[%c0], %ph : !mbarrier.group<1>

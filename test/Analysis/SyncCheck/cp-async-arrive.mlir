@@ -119,7 +119,7 @@ gpu.module @m {
         %g = llvm.getelementptr %src[%d] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
         nvvm.cp.async.shared.global %dst, %g, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
         %fp = mbarrier.ptr %full[%s] : !mbarrier.group<2> -> !llvm.ptr<3>
-        // expected-error @+1 {{arrives with cp.async.mbarrier.arrive without .noinc, which increments the barrier's pending count before its arrival (a net zero), and nothing else arrives on the barrier (initialized with arrival count 32): its phase never completes}}
+        // expected-error @+1 {{arrives with cp.async.mbarrier.arrive without .noinc, which increments the barrier's pending count before its arrival (a net zero), and nothing else arrives on the barrier (initialized with arrival count 32): its phase never completes, so the wait for its first phase waits forever; use .noinc (cpasync_barrier_arrive_noinc: the arrival counted in the init count)}}
         nvvm.cp.async.mbarrier.arrive %fp : !llvm.ptr<3>
       }
     }

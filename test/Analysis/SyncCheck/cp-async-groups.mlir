@@ -107,7 +107,7 @@ gpu.module @m {
     }
     %acc0 = arith.constant 0.0 : f32
     %r:3 = scf.for %k = %i0 to %i6 step %i1 iter_args(%rd = %i0, %wr = %i2, %acc = %acc0) -> (i32, i32, f32) : i32 {
-      // expected-error @+1 {{leaves pending the cp.async-group of a copy that thread 0 reads: 1 group(s) were committed after the copy's own when the wait ran, so the copy (by thread 1) may still be writing the shared memory before the CTA barrier that orders the read; wait with cp.async.wait_group 1}}
+      // expected-error @+1 {{leaves pending the cp.async-group of a copy that thread 0 reads: 1 group(s) were committed after the copy's own when the wait ran, so the copy (by thread 1) may still be writing the shared memory before the CTA barrier that orders the read; wait with cp.async.wait_group 1 (or commit one group per stage and wait for all but the stages still in flight)}}
       nvvm.cp.async.wait.group 2
       gpu.barrier
       %roff = arith.muli %rd, %i2048 : i32
@@ -313,7 +313,7 @@ gpu.module @m {
     // expected-note @+1 {{the cp.async copy whose group is pending}}
     nvvm.cp.async.shared.global %dst, %src, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
     nvvm.cp.async.commit.group
-    // expected-error @+1 {{reads shared memory that a cp.async copy (by the thread itself) may still be writing: no cp.async.wait_group of the copying thread completes the copy's group before the read}}
+    // expected-error @+1 {{reads shared memory that a cp.async copy (by the thread itself) may still be writing: no cp.async.wait_group of the copying thread completes the copy's group before the read (cp.async.commit_group, then cp.async.wait_group, then a CTA barrier where other threads read it)}}
     %x = llvm.load %dst : !llvm.ptr<3> -> f32
     %o = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
     llvm.store %x, %o : f32, !llvm.ptr<1>
