@@ -42,7 +42,7 @@ struct MBarrierCheckSyncPass
       if (fn.isExternal())
         return;
       // A kernel with DSMEM accesses and no barrier op still needs its
-      // final cluster barrier (class 2); one with bulk stores, its waits.
+      // final cluster barrier (class 2); one with bulk stores or cp.async copies, its waits.
       bool usesBarriers = fn->walk([](Operation *op) {
                               std::optional<UpstreamNamedBarrier> named =
                                   upstreamNamedBarrierOf(op);
@@ -50,6 +50,7 @@ struct MBarrierCheckSyncPass
                                              isRemoteMemoryAccess(op) ||
                                              bulkStoreSource(op) ||
                                              barWarpSyncMask(op) ||
+                                             cpAsyncCopyOf(op) ||
                                              (named && (named->id ||
                                                         named->threads))
                                          ? WalkResult::interrupt()
@@ -89,6 +90,7 @@ struct MBarrierCheckSyncPass
       timed("named-barriers", [&] { checkNamedBarriers(target, model, out); });
       timed("deadlock", [&] { checkDeadlock(target, model, out); });
       timed("warp-sync", [&] { checkWarpSync(target, model, out); });
+      timed("cp-async-groups", [&] { checkCpAsyncGroups(target, model, out); });
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

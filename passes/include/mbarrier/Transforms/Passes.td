@@ -49,6 +49,8 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
         that leaves the cluster;
     17. a pipeline stage released while a wgmma that reads it may still
         run (no wgmma.wait_group that frees it).
+    18. shared memory read while a cp.async group may still be writing
+        it (a cp.async.wait_group N that leaves the group pending).
 
     The assumptions and what the analysis cannot see: docs/checker.md.
     It changes nothing; errors fail the pass (with `strict`, warnings too).

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
+#include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -141,6 +142,19 @@ void Counter::collectCopies(PtrOp ptr) {
       copies.push_back(e);
       continue;
     }
+    if (std::optional<CpAsyncArrive> arrive =
+            cpAsyncMBarrierArriveOf(use.getOwner());
+        arrive && arrive->barrier == use.get() &&
+        isa<GroupType>(ptr.getBarriers().getType())) {
+      // One arrival per thread with .noinc; without it the pending count
+      // is incremented first: a net zero (PTX ISA, cp.async.mbarrier.arrive).
+      Event e{use.getOwner(), keyOf(ptr.getBarriers(), ptr.getIndex()),
+              contextOf(use.getOwner(), fn), true, Value()};
+      e.local = true;
+      e.constAmount = arrive->noinc ? 1 : 0;
+      arrivals.push_back(e);
+      continue;
+    }
     if (isBulkCopy(use.getOwner()))
       openTx.push_back(root); // tensor copies: bytes unknown
     else
@@ -182,39 +196,47 @@ static std::optional<int64_t> amountAt(const Event &e, SPMDModel &model,
   return *a;
 }
 
-std::optional<PerRank> Counter::perRank(const Event &e) {
-  const ExecSet &set = model.execSet(e.op);
-  if (!set)
-    return std::nullopt;
-  // The counts are per barrier: an index that may differ between the
-  // threads (a barrier per warp, a stage that depends on the warp group)
-  // names several barriers at once, or one at different times.
-  if (!e.key.constIndex && !model.uniform(e.key.index))
-    return std::nullopt;
-  int64_t ranks = model.ranks();
-  PerRank result(ranks, 0);
-  for (unsigned b : set->set_bits()) {
+/// Calls `fn(bit, point, amount)` for each point of `set` where `e` runs,
+/// with what one execution brings there; false where a predicate or an
+/// amount does not evaluate, or where `fn` returns false.
+static bool
+forEachActing(const Event &e, const llvm::BitVector &set, SPMDModel &model,
+              llvm::function_ref<bool(unsigned, Point, int64_t)> fn) {
+  for (unsigned b : set.set_bits()) {
     Point p = model.point(b);
     std::optional<bool> runs = runsAt(e, model, p);
     if (!runs)
-      return std::nullopt;
+      return false;
     if (!*runs)
       continue;
     std::optional<int64_t> amount = amountAt(e, model, p);
-    if (!amount)
-      return std::nullopt;
+    if (!amount || !fn(b, p, *amount))
+      return false;
+  }
+  return true;
+}
+
+/// What one execution of `e` by the points of `set` brings to each CTA's
+/// barrier; none where a target does not evaluate.
+static std::optional<PerRank> perRankOver(const Event &e,
+                                          const llvm::BitVector &set,
+                                          SPMDModel &model) {
+  int64_t ranks = model.ranks();
+  PerRank result(ranks, 0);
+  bool known = forEachActing(e, set, model, [&](unsigned, Point p,
+                                                int64_t amount) {
     if (e.mask) {
       std::optional<int64_t> mask = model.evalInt(e.mask, p);
       if (!mask || !model.clusterDeclared())
-        return std::nullopt;
+        return false;
       uint64_t bits = static_cast<uint64_t>(*mask) & 0xffff;
       for (int64_t r = 0; r < 16; ++r)
         if (bits >> r & 1) {
           if (r >= ranks)
-            return std::nullopt;
-          result[r] += *amount;
+            return false;
+          result[r] += amount;
         }
-      continue;
+      return true;
     }
     int64_t target;
     if (e.local) {
@@ -224,16 +246,43 @@ std::optional<PerRank> Counter::perRank(const Event &e) {
     } else if (e.rank) {
       std::optional<int64_t> r = model.evalInt(e.rank, p);
       if (!r)
-        return std::nullopt;
+        return false;
       target = *r;
     } else {
-      return std::nullopt;
+      return false;
     }
     if (target < 0 || target >= ranks || (!e.local && !model.clusterDeclared()))
-      return std::nullopt;
-    result[target] += *amount;
-  }
+      return false;
+    result[target] += amount;
+    return true;
+  });
+  if (!known)
+    return std::nullopt;
   return result;
+}
+
+std::optional<PerRank> Counter::perRank(const Event &e) {
+  const ExecSet &set = model.execSet(e.op);
+  if (!set)
+    return std::nullopt;
+  // The counts are per barrier: an index that may differ between the
+  // threads (a barrier per warp, a stage that depends on the warp group)
+  // names several barriers at once, or one at different times.
+  if (!e.key.constIndex && !model.uniform(e.key.index))
+    return std::nullopt;
+  return perRankOver(e, *set, model);
+}
+
+/// perRank over the points that may execute `e` (SPMDModel::mayExecSet: a
+/// loop whose trip count is loaded from memory at an address that does not
+/// differ between the threads is entered by every point that reaches it):
+/// what one execution brings where those threads run the same trips.
+static std::optional<PerRank> perRankMay(const Event &e, SPMDModel &model) {
+  const ExecSet &set = model.mayExecSet(e.op);
+  if (!set ||
+      (!e.key.constIndex && !model.uniformOverLoads(e.key.index)))
+    return std::nullopt;
+  return perRankOver(e, *set, model);
 }
 
 std::optional<int64_t> Counter::initCount(const BarrierKey &key) {
@@ -347,7 +396,7 @@ void Counter::checkArrivals() {
     for (const Event *e : group) {
       std::optional<PerRank> amounts = perRank(*e);
       if (!amounts)
-        return;
+        return checkMayOverArrival(group, key, *count);
       for (int64_t r = 0; r < ranks; ++r)
         total[r] += (*amounts)[r];
       for (int64_t r = 0; r < ranks; ++r) {
@@ -481,6 +530,110 @@ void Counter::checkArrivals() {
   });
 }
 
+void Counter::checkMayOverArrival(ArrayRef<const Event *> group,
+                                  const BarrierKey &key, int64_t count) {
+  // A loop whose trip count every thread loads from the same address (a
+  // grouped GEMM's k-tiles of its problem shape in device memory): the
+  // executing set is unknown, but where its threads run the same trips, one
+  // execution of the op is made by every point that reaches the loop. More
+  // arrivals than the count then complete a phase early on each stage: a
+  // warning (the trips are the same only where the memory says so).
+  if (!waited(key.root))
+    return;
+  for (const Event *e : group) {
+    if (model.execSet(e->op))
+      continue;
+    std::optional<PerRank> amounts = perRankMay(*e, model);
+    if (!amounts)
+      continue;
+    for (int64_t r = 0; r < model.ranks(); ++r) {
+      if ((*amounts)[r] <= count)
+        continue;
+      out.report(e->op, Severity::Warning, kOverArrivalSlot)
+          << "arrives " << (*amounts)[r] << " times on a barrier"
+          << (model.clusterDeclared() ? " of CTA " + std::to_string(r) : "")
+          << " initialized with arrival count " << count
+          << " where the threads that reach its loop run the same trips (its "
+             "trip count is loaded from memory at an address that does not "
+             "differ between them): they complete the phase and arrive again "
+             "on the next one, so the phase completes before the last of "
+             "them has arrived (more arrivals per phase than the count)";
+      return;
+    }
+  }
+}
+
+void Counter::checkNetZeroArrivals() {
+  // A barrier whose every arrival is a cp.async.mbarrier.arrive without
+  // .noinc (a net zero) never completes a phase: every wait for phase 0
+  // (parity 0 after the phase offset) waits forever.
+  SmallVector<Value> roots;
+  for (const Event &e : arrivals)
+    if (e.constAmount == 0 && !llvm::is_contained(roots, e.key.root))
+      roots.push_back(e.key.root);
+  std::optional<ProtocolModel> protocol;
+  for (Value root : roots) {
+    if (!root || !closedWorldOnce(root))
+      continue;
+    const Event *first = nullptr;
+    bool none = llvm::all_of(arrivals, [&](const Event &e) {
+      if (e.key.root != root)
+        return true;
+      std::optional<PerRank> amounts = perRankOnce(e);
+      if (!amounts || llvm::any_of(*amounts, [](int64_t a) { return a; }))
+        return false;
+      if (!first && e.constAmount == 0)
+        first = &e;
+      return true;
+    });
+    if (!none || !first)
+      continue;
+    std::optional<int64_t> count = initCount(first->key);
+    if (!count || *count < 1)
+      continue;
+    // Who waits for phase 0: in every instance of the protocol model (each
+    // sampled trip count), or only in some.
+    if (!protocol)
+      protocol.emplace(fn, model);
+    if (!protocol->ok())
+      return;
+    bool anyFull = llvm::any_of(protocol->instances(),
+                                [](const ProtocolInstance &in) { return in.full(); });
+    Operation *waitOp = nullptr;
+    bool every = true;
+    for (const ProtocolInstance &in : protocol->instances()) {
+      if (anyFull && !in.full())
+        continue;
+      Operation *here = nullptr;
+      for (const std::vector<SyncEvent> &trace : in.traces)
+        for (const SyncEvent &s : trace)
+          if (!here && s.kind == SyncEvent::Wait && !s.named() &&
+              s.parity == 0 && isa<WaitOp>(s.op) &&
+              barrierOf(s.op)->root == root)
+            here = s.op;
+      every &= here != nullptr;
+      if (!waitOp)
+        waitOp = here;
+    }
+    if (!waitOp)
+      continue;
+    Severity severity = every ? Severity::Error : Severity::Warning;
+    out.report(first->op, severity, kUnderArrivalSlot)
+        << "arrives with cp.async.mbarrier.arrive without .noinc, which "
+           "increments the barrier's pending count before its arrival (a net "
+           "zero), and nothing else arrives on the barrier (initialized with "
+           "arrival count "
+        << *count
+        << "): its phase never completes, so the wait for its first phase "
+           "waits forever"
+        << (every ? "" : " on some launches")
+        << "; use .noinc (cpasync_barrier_arrive_noinc: the arrival counted in "
+           "the init count)";
+    out.note(first->op, kUnderArrivalSlot, waitOp->getLoc(),
+             "the wait for a phase that never completes");
+  }
+}
+
 void Counter::checkBytes() {
   // Only barriers whose transaction bytes all come and go in one context.
   forEachBarrier(bytes, [&](Operation *ctx, ArrayRef<const Event *> group) {
@@ -551,18 +704,11 @@ perPoint(const Event &e, SPMDModel &model) {
   if (!set || !e.local || e.mask || e.rank)
     return std::nullopt;
   llvm::DenseMap<unsigned, int64_t> result;
-  for (unsigned b : set->set_bits()) {
-    Point p = model.point(b);
-    std::optional<bool> runs = runsAt(e, model, p);
-    if (!runs)
-      return std::nullopt;
-    if (!*runs)
-      continue;
-    std::optional<int64_t> amount = amountAt(e, model, p);
-    if (!amount)
-      return std::nullopt;
-    result[b] += *amount;
-  }
+  if (!forEachActing(e, *set, model, [&](unsigned b, Point, int64_t amount) {
+        result[b] += amount;
+        return true;
+      }))
+    return std::nullopt;
   return result;
 }
 
@@ -629,6 +775,7 @@ void Counter::run() {
   collect();
   if (model.countable()) {
     checkArrivals();
+    checkNetZeroArrivals();
     checkBytes();
   }
   checkParity();

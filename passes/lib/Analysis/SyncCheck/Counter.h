@@ -70,6 +70,9 @@ private:
   void checkMixedCounts(Operation *ctx, ArrayRef<const Event *> group,
                         const BarrierKey &key, int64_t most);
   void checkArrivals();
+  void checkMayOverArrival(ArrayRef<const Event *> group,
+                           const BarrierKey &key, int64_t count);
+  void checkNetZeroArrivals();
   void checkParity();
   void checkBytes();
   void checkBytesPerThread(ArrayRef<const Event *> group,

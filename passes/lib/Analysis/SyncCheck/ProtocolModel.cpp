@@ -44,9 +44,13 @@ unsigned intWidth(Type type) {
 
 /// The ops that are synchronization events, or that the model cannot
 /// follow (opaque calls): a region op without any is not walked.
-bool isSyncLeaf(Operation *op) {
+bool isSyncLeaf(Operation *op, bool cpAsync) {
+  if (cpAsync && (cpAsyncCopyOf(op) || isCpAsyncCommitGroup(op) ||
+                  cpAsyncWaitGroup(op) || sharedReadOf(op).address))
+    return true;
   return isa<MBarrierDialect>(op->getDialect()) || namedBarrierOpOf(op) ||
-         isOpaqueCall(op) || isClusterArrive(op) || isClusterWait(op);
+         isOpaqueCall(op) || isClusterArrive(op) || isClusterWait(op) ||
+         cpAsyncMBarrierArriveOf(op);
 }
 
 enum class Outcome { Ok, Fail, Skip };
@@ -69,15 +73,17 @@ public:
   InstanceBuilder(FunctionOpInterface fn, SPMDModel &model, int64_t perCTA,
                   int64_t sample, uint64_t &work,
                   const llvm::DenseSet<Operation *> &withSync,
-                  SharedFacts &shared)
+                  SharedFacts &shared, bool cpAsync)
       : fn(fn), model(model), perCTA(perCTA), sample(sample), work(work),
-        withSync(withSync), shared(shared),
+        withSync(withSync), shared(shared), cpAsync(cpAsync),
         envDependent(shared.envDependent) {}
 
   Outcome build(ProtocolInstance &out) {
     instance = &out;
     out.sample = sample;
     out.traces.assign(perCTA * model.ranks(), {});
+    if (cpAsync)
+      out.copies.assign(perCTA * model.ranks(), {});
     for (rank = 0; rank < model.ranks(); ++rank)
       for (warp = 0; warp < perCTA; ++warp) {
         env.clear();
@@ -85,6 +91,8 @@ public:
         trip = -1;
         lanes = fullLanes();
         trace = &out.traces[rank * perCTA + warp];
+        if (cpAsync)
+          copyTrace = &out.copies[rank * perCTA + warp];
         if (!walkBlock(fn.getFunctionBody().front()))
           return skip ? Outcome::Skip : Outcome::Fail;
       }
@@ -477,6 +485,86 @@ private:
       return fail(__LINE__);
     event.trip = trip;
     trace->push_back(event);
+    if (copyTrace)
+      copyTrace->push_back({AsyncCopyEvent::Sync, event.op, lanes,
+                            static_cast<int64_t>(trace->size() - 1)});
+    return true;
+  }
+
+  /// cp.async.mbarrier.arrive: with `.noinc`, one arrival per lane on the
+  /// barrier of its `mbarrier.ptr` address (the copies are taken to land);
+  /// without, a net zero (no event).
+  bool cpAsyncArrive(Operation *op, const CpAsyncArrive &arrive) {
+    if (copyTrace)
+      copyTrace->push_back({AsyncCopyEvent::MBarrierArrive, op, lanes});
+    if (!arrive.noinc)
+      return true;
+    auto ptr = dyn_cast_or_null<PtrOp>(arrive.barrier.getDefiningOp());
+    if (!ptr || isa<RemoteViewOp>(ptr.getBarriers().getDefiningOp()))
+      return fail(__LINE__);
+    std::map<int64_t, int64_t> amounts; // key -> arrivals
+    SmallVector<int64_t> order;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!((lanes >> lane) & 1))
+        continue;
+      std::optional<int64_t> key = mbarrierKey(ptr, pointOf(lane), rank);
+      if (!key)
+        return fail(__LINE__);
+      if (!amounts[*key]++)
+        order.push_back(*key);
+    }
+    for (int64_t key : order)
+      if (!push({SyncEvent::Arrive, op, key, 0, amounts[key], 0, false, -1}))
+        return fail(__LINE__);
+    return true;
+  }
+
+  /// The cp.async query's events (none for another op): copies and reads
+  /// with each lane's byte offset in their allocation (dropped where an
+  /// offset does not evaluate), commits and waits.
+  std::optional<bool> asyncCopyEvent(Operation *op) {
+    if (std::optional<CpAsyncCopy> copy = cpAsyncCopyOf(op))
+      return place(op, AsyncCopyEvent::Copy, copy->dst, copy->bytes, lanes);
+    if (isCpAsyncCommitGroup(op)) {
+      copyTrace->push_back({AsyncCopyEvent::Commit, op, lanes});
+      return true;
+    }
+    if (std::optional<int64_t> n = cpAsyncWaitGroup(op)) {
+      copyTrace->push_back({AsyncCopyEvent::WaitGroup, op, lanes, *n});
+      return true;
+    }
+    SharedRead read = sharedReadOf(op);
+    if (read.address)
+      return place(op, AsyncCopyEvent::Read, read.address, read.bytes,
+                   lanes & read.lanes);
+    return std::nullopt;
+  }
+
+  bool place(Operation *op, AsyncCopyEvent::Kind kind, Value ptr,
+             int64_t bytes, uint32_t acting) {
+    std::optional<Address> address = decomposeAddress(ptr);
+    if (!address || !acting)
+      return true;
+    AsyncCopyEvent event{kind, op, acting};
+    event.allocation = address->symbol ? address->symbol.getAsOpaquePointer()
+                                       : address->base.getAsOpaquePointer();
+    event.bytes = bytes;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!((acting >> lane) & 1))
+        continue;
+      int64_t offset = address->constant;
+      for (auto [index, scale] : address->scaled) {
+        std::optional<APInt> v = eval(index, pointOf(lane));
+        if (!v || v->getBitWidth() > 64)
+          return !overBudget || fail(__LINE__); // not placed: dropped
+        offset += v->getSExtValue() * scale;
+      }
+      event.offset[lane] = offset;
+    }
+    work += 3;
+    if (!charge())
+      return fail(__LINE__);
+    copyTrace->push_back(event);
     return true;
   }
 
@@ -493,6 +581,11 @@ private:
                    kClusterBarrierKey, 0, llvm::popcount(lanes), 0, arrives,
                    -1});
     }
+    if (std::optional<CpAsyncArrive> arrive = cpAsyncMBarrierArriveOf(op))
+      return cpAsyncArrive(op, *arrive);
+    if (copyTrace)
+      if (std::optional<bool> walked = asyncCopyEvent(op))
+        return *walked;
     if (!isa<MBarrierDialect>(op->getDialect()))
       return true;
     if (isa<AllocOp, ViewOp, RemoteViewOp, PtrOp, FenceInitOp, FenceReleaseOp,
@@ -653,7 +746,9 @@ private:
   uint32_t lanes = 0;
   bool skip = false;
   bool allowParameters = false;
+  bool cpAsync = false;
   std::vector<SyncEvent> *trace = nullptr;
+  std::vector<AsyncCopyEvent> *copyTrace = nullptr;
   llvm::DenseMap<Value, APInt> env;
   struct Memo {
     uint64_t epoch;
@@ -671,7 +766,8 @@ private:
 };
 } // namespace
 
-ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model)
+ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
+                             bool cpAsync)
     : model(model) {
   if (!model.countable() || !isStructured(fn) ||
       (model.ranks() > 1 && !model.clusterDeclared()))
@@ -682,7 +778,7 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model)
   // The region ops that hold an event: the others are not walked.
   llvm::DenseSet<Operation *> withSync;
   fn->walk([&](Operation *op) {
-    if (op->getNumRegions() != 0 || !isSyncLeaf(op))
+    if (op->getNumRegions() != 0 || !isSyncLeaf(op, cpAsync))
       return;
     for (Operation *parent = op->getParentOp();
          parent && parent != fn.getOperation() &&
@@ -695,7 +791,8 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model)
   SharedFacts shared;
   for (int64_t sample : kSamples) {
     ProtocolInstance instance;
-    InstanceBuilder builder(fn, model, perCTA, sample, work, withSync, shared);
+    InstanceBuilder builder(fn, model, perCTA, sample, work, withSync, shared,
+                            cpAsync);
     Outcome outcome = builder.build(instance);
     if (builder.overBudget) {
       budgetExceeded = true;

@@ -14,7 +14,8 @@
 //   overlap it (same allocation, overlapping or unknown offsets; or a
 //   pointer the checker cannot place).
 // - An `mbarrier.ptr` whose address is used by anything but a bulk copy's
-//   `mbar` operand opens its group the same way.
+//   `mbar` operand or a cp.async.mbarrier.arrive opens its group the same
+//   way.
 //
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
@@ -146,7 +147,8 @@ SmallVector<Value> checksync::openRoots(FunctionOpInterface fn) {
     // that completes on it.
     if (auto ptr = dyn_cast<PtrOp>(op))
       for (Operation *user : ptr->getUsers())
-        if (mbarOperand(user) != ptr.getResult()) {
+        if (mbarOperand(user) != ptr.getResult() &&
+            !isCpAsyncArriveOn(user, ptr.getResult())) {
           open.push_back(rootOf(ptr.getBarriers()));
           break;
         }

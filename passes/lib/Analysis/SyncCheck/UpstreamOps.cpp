@@ -366,3 +366,57 @@ bool checksync::isIntegerCast(Operation *op) {
 bool checksync::isIntegerAdd(Operation *op) {
   return isa_and_nonnull<arith::AddIOp>(op);
 }
+
+std::optional<CpAsyncCopy> checksync::cpAsyncCopyOf(Operation *op) {
+  if (auto copy = dyn_cast<NVVM::CpAsyncOp>(op))
+    return CpAsyncCopy{copy.getDst(), int64_t(copy.getSize())};
+  return std::nullopt;
+}
+
+bool checksync::isCpAsyncCommitGroup(Operation *op) {
+  return isa<NVVM::CpAsyncCommitGroupOp>(op);
+}
+
+std::optional<int64_t> checksync::cpAsyncWaitGroup(Operation *op) {
+  if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op))
+    return int64_t(wait.getN());
+  return std::nullopt;
+}
+
+std::optional<CpAsyncArrive> checksync::cpAsyncMBarrierArriveOf(Operation *op) {
+  if (auto arrive = dyn_cast<NVVM::CpAsyncMBarrierArriveOp>(op))
+    return CpAsyncArrive{arrive.getAddr(), arrive.getNoinc()};
+  return std::nullopt;
+}
+
+bool checksync::isCpAsyncArriveOn(Operation *op, Value address) {
+  std::optional<CpAsyncArrive> arrive = cpAsyncMBarrierArriveOf(op);
+  return arrive && arrive->barrier == address;
+}
+
+/// The bytes of a loaded value: an integer, float or vector of them.
+static int64_t bytesOfType(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() * bytesOfType(vector.getElementType());
+  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() >= 8)
+    return type.getIntOrFloatBitWidth() / 8;
+  return 1;
+}
+
+SharedRead checksync::sharedReadOf(Operation *op) {
+  auto shared = [](Value ptr) {
+    auto type = dyn_cast<LLVM::LLVMPointerType>(ptr.getType());
+    return type && type.getAddressSpace() ==
+                       static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+  };
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    if (shared(load.getAddr()))
+      return {load.getAddr(), bytesOfType(load.getResult().getType())};
+  if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op))
+    if (shared(ld.getPtr())) {
+      int64_t rows = 8 * int64_t(ld.getNum());
+      return {ld.getPtr(), 16,
+              rows >= 32 ? ~uint32_t(0) : (uint32_t(1) << rows) - 1};
+    }
+  return {};
+}

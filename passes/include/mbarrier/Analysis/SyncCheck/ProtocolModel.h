@@ -31,6 +31,7 @@
 
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 
+#include <array>
 #include <map>
 #include <vector>
 
@@ -61,6 +62,22 @@ struct SyncEvent {
   int64_t namedRank() const { return key / kNamedPerCTA; }
 };
 
+/// A cp.async event of a warp (kept only where the model is built for the
+/// cp.async query: CheckCpAsyncGroups.cpp): a copy into shared memory, a
+/// commit or wait of the thread's cp.async-groups, a cp.async.mbarrier.arrive
+/// (the copies before it are tracked by an mbarrier), a read of shared
+/// memory, and a marker of each event of the warp's synchronization trace.
+struct AsyncCopyEvent {
+  enum Kind { Copy, Commit, WaitGroup, MBarrierArrive, Read, Sync } kind;
+  Operation *op;
+  uint32_t lanes;  // the lanes that make it
+  int64_t n = 0;   // WaitGroup: its N; Sync: the event's index in the trace
+  const void *allocation = nullptr; // Copy, Read: the allocation (a global
+                                    // or the base pointer)
+  int64_t bytes = 0;                // Copy, Read: per lane
+  std::array<int64_t, 32> offset{}; // Copy, Read: per lane, in bytes
+};
+
 /// One instance of the protocol: every warp's events for one sampled value
 /// of the kernel's integer parameters.
 struct ProtocolInstance {
@@ -73,11 +90,15 @@ struct ProtocolInstance {
   std::vector<std::vector<SyncEvent>> traces; // per warp
   std::map<int64_t, int64_t> initCounts;       // mbarrier key -> count
   std::map<int64_t, Operation *> initOps;      // mbarrier key -> its init
+  std::vector<std::vector<AsyncCopyEvent>> copies; // per warp (cp.async query)
 };
 
 class ProtocolModel {
 public:
-  ProtocolModel(FunctionOpInterface fn, SPMDModel &model);
+  /// `cpAsync`: also keep each warp's cp.async events (`copies`), whose
+  /// reads of shared memory are then walked as events too.
+  ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
+                bool cpAsync = false);
 
   /// Whether the function is modelled (else every query is empty).
   bool ok() const { return modelled; }
@@ -88,6 +109,7 @@ public:
   bool sampled() const { return usesParameters; }
 
   int64_t warpsPerCTA() const { return perCTA; }
+  int64_t threadsInCTA() const { return threadsPerCTA; }
   int64_t numWarps() const { return perCTA * ranks; }
   int64_t rankOf(int64_t warp) const { return warp / perCTA; }
   /// The threads of `warp` (32 but for a partial last warp of the CTA).

@@ -260,6 +260,9 @@ void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
                        Reporter &out);
 void checkWarpSync(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+/// Class 18: shared memory read while a cp.async group may still write it.
+void checkCpAsyncGroups(FunctionOpInterface fn, SPMDModel &model,
+                        Reporter &out);
 
 
 /// Whether `fn` is one block of structured control flow (the walkers need

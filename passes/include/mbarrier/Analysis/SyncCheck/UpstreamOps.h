@@ -182,6 +182,42 @@ struct Address {
 };
 std::optional<Address> decomposeAddress(Value ptr);
 
+/// cp.async (PTX ISA, "cp.async", "cp.async.commit_group",
+/// "cp.async.wait_group", "cp.async.mbarrier.arrive"): the non-bulk copy
+/// from global into the executing CTA's shared memory (its destination and
+/// the bytes it writes there), the commit of the thread's open
+/// cp.async-group, the N of a wait until at most N of the thread's newest
+/// groups are pending, and the arrive-on that an mbarrier gets when the
+/// thread's earlier cp.async copies land (`noinc`: counted in the barrier's
+/// expected arrivals; without it the pending count is first incremented,
+/// so the arrival is a net zero).
+struct CpAsyncCopy {
+  Value dst;
+  int64_t bytes;
+};
+std::optional<CpAsyncCopy> cpAsyncCopyOf(Operation *op);
+bool isCpAsyncCommitGroup(Operation *op);
+std::optional<int64_t> cpAsyncWaitGroup(Operation *op);
+struct CpAsyncArrive {
+  Value barrier;
+  bool noinc;
+};
+std::optional<CpAsyncArrive> cpAsyncMBarrierArriveOf(Operation *op);
+/// Whether `op` is a cp.async.mbarrier.arrive on the barrier at `address`.
+bool isCpAsyncArriveOn(Operation *op, Value address);
+
+/// A read of the executing CTA's shared memory: llvm.load through a
+/// pointer of the shared address space (the bytes of its type), or
+/// nvvm.ldmatrix (16 bytes from each lane's row address; `lanes`: the lanes
+/// whose address it reads, the first 8 per matrix). A null address for any
+/// other op.
+struct SharedRead {
+  Value address;
+  int64_t bytes = 1;
+  uint32_t lanes = ~uint32_t(0);
+};
+SharedRead sharedReadOf(Operation *op);
+
 } // namespace mlir::mbarrier::checksync
 
 #endif // MBARRIER_ANALYSIS_SYNCCHECK_UPSTREAMOPS_H
