@@ -615,7 +615,7 @@ void Counter::checkStartupDeadlock() {
              "released, the empty barrier of a ring, is waited on with the "
              "producer's phase offset: parity 1 in the first round, "
              "phase_offset=1 in lang)";
-      out.note(a, 52, b->getLoc(), "the other wait of the hand-off");
+      out.note(a, kStartupDeadlockSlot, b->getLoc(), "the other wait of the hand-off");
       break;
     }
   }

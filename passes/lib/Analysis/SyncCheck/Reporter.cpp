@@ -14,8 +14,8 @@ using namespace mlir;
 using namespace mlir::mbarrier::checksync;
 
 Reporter::Message Reporter::report(Operation *op, Severity severity,
-                                   unsigned slot) {
-  auto key = std::make_pair(op, slot);
+                                   ReportSlot slot) {
+  auto key = std::make_pair(op, static_cast<unsigned>(slot));
   auto [it, inserted] = entries.try_emplace(key, Entry{severity, "", {}});
   if (inserted)
     order.push_back(key);
@@ -23,15 +23,15 @@ Reporter::Message Reporter::report(Operation *op, Severity severity,
   return Message(it->second.message);
 }
 
-void Reporter::note(Operation *op, unsigned slot, Location loc,
+void Reporter::note(Operation *op, ReportSlot slot, Location loc,
                     const Twine &text) {
-  auto it = entries.find(std::make_pair(op, slot));
+  auto it = entries.find(std::make_pair(op, static_cast<unsigned>(slot)));
   if (it != entries.end())
     it->second.notes.push_back({loc, text.str()});
 }
 
-void Reporter::clear(Operation *op, unsigned slot) {
-  entries.erase(std::make_pair(op, slot));
+void Reporter::clear(Operation *op, ReportSlot slot) {
+  entries.erase(std::make_pair(op, static_cast<unsigned>(slot)));
 }
 
 bool Reporter::hasError() const {

@@ -14,6 +14,7 @@ namespace mlir::mbarrier::checksync {
 /// report is kept per (op, slot), and once per (source location, slot), so
 /// two rules never share a slot (the one list, instead of a number per file).
 enum ReportSlot : unsigned {
+  kDefaultSlot = 0,            // a report that names no rule
   kInitNotVisibleSlot = 1,     // class 1, cross-CTA
   kExitSlot = 2,               // class 2
   kOverArrivalSlot = 3,        // class 3
@@ -45,6 +46,49 @@ enum ReportSlot : unsigned {
   kCpAsyncGroupSlot = 180,     // class 18, a read before its cp.async group completes
 };
 
+/// Every slot once: two rules given one number do not compile (a slot
+/// added above must be added here too; the API takes a ReportSlot, so a
+/// bare number does not compile either).
+inline constexpr ReportSlot kAllReportSlots[] = {
+    kDefaultSlot,
+    kInitNotVisibleSlot,
+    kExitSlot,
+    kOverArrivalSlot,
+    kUnderArrivalSlot,
+    kParitySlot,
+    kNoBackPressureSlot,
+    kParityAfterLoopSlot,
+    kStartupDeadlockSlot,
+    kExpectTxSlot,
+    kCTAScopeWaitSlot,
+    kRelaxedArrivalSlot,
+    kCTAScopeArrivalSlot,
+    kLifetimeSlot,
+    kNeverInitSlot,
+    kInitRaceSlot,
+    kSeveralInitSlot,
+    kRankSlot,
+    kStagingSlot,
+    kNeverCompletesSlot,
+    kTwoCountsSlot,
+    kUnbalancedSyncsSlot,
+    kDeadlockSlot,
+    kUnmatchedArriveSlot,
+    kPartialCTABarrierSlot,
+    kSameCountRolesSlot,
+    kLaneOutsideMaskSlot,
+    kGridRankSlot,
+    kWgmmaReleaseSlot};
+constexpr bool reportSlotsDistinct() {
+  constexpr unsigned n = sizeof(kAllReportSlots) / sizeof(kAllReportSlots[0]);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = i + 1; j < n; ++j)
+      if (kAllReportSlots[i] == kAllReportSlots[j])
+        return false;
+  return true;
+}
+static_assert(reportSlotsDistinct(), "two report slots share a number");
+
 /// Reports of the checker, one per op and message, emitted at the end so
 /// that a loop walked twice reports once (the last walk wins), and once per
 /// source location and slot: the barrier ops that one pipe op (or one line
@@ -68,11 +112,12 @@ public:
   private:
     std::string &text;
   };
-  Message report(Operation *op, Severity severity, unsigned slot = 0);
+  Message report(Operation *op, Severity severity,
+                 ReportSlot slot = kDefaultSlot);
   /// A note of the report of (`op`, `slot`), at `loc` (e.g. the init that a
   /// use races with); dropped with its report.
-  void note(Operation *op, unsigned slot, Location loc, const Twine &text);
-  void clear(Operation *op, unsigned slot = 0);
+  void note(Operation *op, ReportSlot slot, Location loc, const Twine &text);
+  void clear(Operation *op, ReportSlot slot = kDefaultSlot);
   /// Whether an error is reported (of this function: one Reporter each).
   bool hasError() const;
   /// Emits every report (`strict`: warnings as errors); returns whether any
