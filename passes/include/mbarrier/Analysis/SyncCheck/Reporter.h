@@ -78,7 +78,8 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kSameCountRolesSlot,
     kLaneOutsideMaskSlot,
     kGridRankSlot,
-    kWgmmaReleaseSlot};
+    kWgmmaReleaseSlot,
+    kCpAsyncGroupSlot};
 constexpr bool reportSlotsDistinct() {
   constexpr unsigned n = sizeof(kAllReportSlots) / sizeof(kAllReportSlots[0]);
   for (unsigned i = 0; i < n; ++i)
