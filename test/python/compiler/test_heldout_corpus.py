@@ -46,17 +46,8 @@ KNOWN_MISSES = {
         "a pipe state restarted per tile by the consumer while the producer carries its own",
     "sm100_umma_tmem.bug-tmem-empty-phase":
         "startup deadlock: a wait without the phase offset on a barrier completed by tcgen05.commit's partner",
-    "cluster_ring_allgather.bug-release-own-slot":
-        "back-pressure released on the CTA's own barrier instead of the sender's (remote view left out)",
-    "cluster_splitk_reduce.bug-root-from-blockidx":
-        "a rank from blockIdx that leaves the cluster draws a warning although known_grid_size = 8 makes it certain",
-    "fa3_fp8_vtranspose.bug-missing-proxy-fence":
-        "generic-proxy smem stores read by wgmma with no fence.proxy.async before the commit",
 }
-KNOWN_FALSE_ALARMS = {
-    "cluster_splitkv_combine":
-        "warning on DSMEM stores followed by exit with no cluster barrier, though their only target waits for them",
-}
+KNOWN_FALSE_ALARMS: dict[str, str] = {}
 
 
 def test_heldout_shape():

@@ -42,6 +42,8 @@ enum ReportSlot : unsigned {
   kLaneOutsideMaskSlot = 150,  // class 15
   kGridRankSlot = 160,         // class 16
   kWgmmaReleaseSlot = 170,     // class 17
+  kProxyFenceSlot = 180,       // class 18
+  kRemoteRewriteSlot = 190,    // class 19
 };
 
 /// Reports of the checker, one per op and message, emitted at the end so
