@@ -40,8 +40,6 @@ KNOWN_MISSES = {
         "a phase bitfield carried through scf.for without its flip: the wait's stale parity is silent",
     "cutlass_cpasync_ws.bug-arrive-without-noinc":
         "cp.async.mbarrier.arrive without .noinc (a net-zero arrival) is not counted as a missing arrival",
-    "triton_persistent_flat.bug-store-wait-missing":
-        "staging buffer rewritten in a flattened persistent loop without the TMA store's wait_group.read",
     "fa3_varlen_reverse.bug-consumer-state-per-tile":
         "a pipe state restarted per tile by the consumer while the producer carries its own",
     "sm100_umma_tmem.bug-tmem-empty-phase":

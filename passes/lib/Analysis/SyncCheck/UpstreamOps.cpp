@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -447,6 +448,35 @@ std::optional<int64_t> checksync::declaredGridX(Operation *fn) {
   if (!grid || grid->empty() || (*grid)[0] < 1)
     return std::nullopt;
   return (*grid)[0];
+}
+
+bool checksync::uniformInCTA(Value v, unsigned *work) {
+  if (++*work > 64)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa<FunctionOpInterface>(owner))
+      return true;
+    if (isForLoop(owner) &&
+        arg.getArgNumber() == 0 && owner->getNumOperands() >= 3)
+      return llvm::all_of(owner->getOperands().take_front(3),
+                          [&](Value b) { return uniformInCTA(b, work); });
+    return false;
+  }
+  Operation *def = v.getDefiningOp();
+  switch (pointSourceOf(def)) {
+  case PointSource::Launch:
+  case PointSource::CTA:
+    return true;
+  case PointSource::Thread:
+    return false;
+  case PointSource::None:
+    break;
+  }
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return uniformInCTA(operand, work); });
 }
 
 bool checksync::isIntegerCast(Operation *op) {

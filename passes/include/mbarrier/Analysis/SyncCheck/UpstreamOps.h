@@ -50,6 +50,11 @@ enum class PointSource {
           // any other special register or gpu id op)
 };
 PointSource pointSourceOf(Operation *op);
+/// Whether `v` is the same for every thread of a CTA: built, by ops without
+/// side effects (divisions included), from constants, kernel parameters,
+/// launch dimensions, CTA ids and the induction variables of scf.for loops
+/// whose bounds are; through at most 64 values (`*work` counts them).
+bool uniformInCTA(Value v, unsigned *work);
 
 /// The ids that the SPMD interpreter evaluates per (rank, thread) point:
 /// thread and lane ids (gpu and nvvm), the CTA's rank and id in the cluster,
