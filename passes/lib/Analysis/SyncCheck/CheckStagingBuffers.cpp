@@ -31,7 +31,6 @@
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -464,29 +463,28 @@ std::optional<RingIndex> ringIndexOf(Value v, Operation *loop,
   Operation *def = v.getDefiningOp();
   if (!def)
     return std::nullopt;
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-          arith::ExtSIOp, arith::TruncIOp>(def))
+  if (isIntegerCast(def))
     return ringIndexOf(def->getOperand(0), loop, depth + 1);
-  if (isa<arith::MulIOp>(def))
+  if (isIntegerMul(def))
     for (unsigned i = 0; i < 2; ++i)
       if (std::optional<int64_t> c = constantOf(def->getOperand(1 - i)))
         if (auto r = ringIndexOf(def->getOperand(i), loop, depth + 1)) {
           r->scale *= *c;
           return r;
         }
-  if (isa<arith::AddIOp>(def)) {
+  if (isIntegerAdd(def)) {
     // lang's fix-up: rem + extui(...) * D with the same D.
     for (unsigned i = 0; i < 2; ++i) {
       Operation *rem = def->getOperand(i).getDefiningOp();
       Operation *fix = def->getOperand(1 - i).getDefiningOp();
-      if (isa_and_nonnull<arith::RemSIOp>(rem) &&
-          isa_and_nonnull<arith::MulIOp>(fix) &&
-          isa_and_nonnull<arith::ExtUIOp>(fix->getOperand(0).getDefiningOp()) &&
+      bool remSigned = false;
+      if (isIntegerRem(rem, &remSigned) && remSigned && isIntegerMul(fix) &&
+          isZeroExtend(fix->getOperand(0).getDefiningOp()) &&
           constantOf(fix->getOperand(1)) == constantOf(rem->getOperand(1)))
         return ringIndexOf(def->getOperand(i), loop, depth + 1);
     }
   }
-  if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
+  if (isIntegerRem(def)) {
     std::optional<int64_t> d = constantOf(def->getOperand(1));
     if (!d || *d < 1 || *d > 64)
       return std::nullopt;
@@ -494,10 +492,9 @@ std::optional<RingIndex> ringIndexOf(Value v, Operation *loop,
     int64_t shift = 0;
     for (unsigned i = 0; i < 4; ++i) {
       Operation *xd = x.getDefiningOp();
-      if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
-                          arith::ExtUIOp, arith::ExtSIOp>(xd)) {
+      if (isIntegerCast(xd) && !isIntegerTrunc(xd)) {
         x = xd->getOperand(0);
-      } else if (isa_and_nonnull<arith::AddIOp>(xd) &&
+      } else if (isIntegerAdd(xd) &&
                  constantOf(xd->getOperand(1))) {
         shift += *constantOf(xd->getOperand(1));
         x = xd->getOperand(0);

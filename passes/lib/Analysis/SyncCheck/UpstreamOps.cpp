@@ -487,3 +487,22 @@ bool checksync::isIntegerCast(Operation *op) {
 bool checksync::isIntegerAdd(Operation *op) {
   return isa_and_nonnull<arith::AddIOp>(op);
 }
+
+bool checksync::isIntegerMul(Operation *op) {
+  return isa_and_nonnull<arith::MulIOp>(op);
+}
+
+bool checksync::isIntegerRem(Operation *op, bool *isSigned) {
+  bool rems = isa_and_nonnull<arith::RemSIOp>(op);
+  if (isSigned)
+    *isSigned = rems;
+  return rems || isa_and_nonnull<arith::RemUIOp>(op);
+}
+
+bool checksync::isZeroExtend(Operation *op) {
+  return isa_and_nonnull<arith::ExtUIOp>(op);
+}
+
+bool checksync::isIntegerTrunc(Operation *op) {
+  return isa_and_nonnull<arith::TruncIOp>(op);
+}

@@ -188,6 +188,14 @@ std::optional<int64_t> declaredGridX(Operation *fn);
 bool isIntegerCast(Operation *op);
 /// `arith.addi`.
 bool isIntegerAdd(Operation *op);
+/// `arith.muli`.
+bool isIntegerMul(Operation *op);
+/// `arith.remui` / `arith.remsi` (`isSigned`: whether it is remsi).
+bool isIntegerRem(Operation *op, bool *isSigned = nullptr);
+/// `arith.extui`.
+bool isZeroExtend(Operation *op);
+/// `arith.trunci`.
+bool isIntegerTrunc(Operation *op);
 
 /// A write to memory through an address: a store (llvm.store,
 /// nvvm.stmatrix) or a bulk copy into shared memory (its destination); the
