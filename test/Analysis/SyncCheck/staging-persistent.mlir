@@ -4,7 +4,8 @@
 // async_tma_store_wait {pendings = 0} before the local_store), and a
 // persistent scf.while per warpgroup with a staging buffer each (CUTLASS
 // ping-pong: the warpgroup's tma_store_wait before its next tile's writes).
-// The `if`'s condition is the same for every thread of the CTA and unknown:
+// The `if`'s condition is the same for every thread of the CTA, unknown and
+// changes from trip to trip (a kernel parameter's stays undecidable):
 // every thread takes the same branch, the walk joins both; the while's trips
 // differ between the warpgroups: its body is taken as run by the points
 // that may run it. A write of the next trip before the wait is a warning

@@ -20,9 +20,9 @@
 // warning where only on some (a loop that may not run). Where a store's or
 // a write's address, executing set or branch cannot be evaluated, the store
 // is dropped: silence; except where the model's set is unknown only
-// through conditions that are the same for every thread (a flattened
-// persistent loop's `if` epilogue at a tile's last k-step: every thread
-// takes the same branch, the walk joins both) and loops whose trips differ
+// through conditions that are the same for every thread and change from
+// trip to trip (a flattened persistent loop's `if` epilogue at a tile's
+// last k-step: every thread takes the same branch, the walk joins both) and loops whose trips differ
 // between the threads (CUTLASS ping-pong's scf.while per warpgroup: the
 // points that may run a trip). What is found through those is a warning.
 // A store's source may differ between its issuing threads (a staging
@@ -264,11 +264,30 @@ private:
   /// the CTA's) and does not evaluate: a trip's test of the loop's
   /// induction variable (a flattened persistent loop's epilogue at the
   /// tile's last k-step), a kernel parameter.
+  /// Only a condition that changes from trip to trip (it reads an
+  /// induction variable or iter_arg of a loop around the if) is joined: one
+  /// the same in every trip (a kernel parameter: an alignment test around a
+  /// whole epilogue) stays undecidable.
   bool unevaluatedUniform(Operation *ifOp) {
     Value cond = ifCondition(ifOp);
-    unsigned work = 0;
+    unsigned work = 0, trip = 0;
     return cond && uniformInCTA(cond, &work) &&
-           !model.evalInt(cond, Point{0, 0});
+           !model.evalInt(cond, Point{0, 0}) && readsTrip(cond, ifOp, &trip);
+  }
+
+  /// Whether `v` reads a block argument of a loop around `op`, through at
+  /// most 64 values.
+  static bool readsTrip(Value v, Operation *op, unsigned *work) {
+    if (++*work > 64)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      return isLoop(owner) && owner->isProperAncestor(op);
+    }
+    Operation *def = v.getDefiningOp();
+    return def && llvm::any_of(def->getOperands(), [&](Value operand) {
+             return readsTrip(operand, op, work);
+           });
   }
 
   /// The points that may run `region`: the model's executing set where
