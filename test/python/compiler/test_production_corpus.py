@@ -28,8 +28,6 @@ TWINS = sorted(CORPUS.glob("*.bug-*.mlir"))
 # Twins the current checker misses on their BUG line (measured on main after
 # issue 30's protocol model and classes, 2026-12-03), name -> the kind of bug, with the item of issue 30 it falls under.
 KNOWN_MISSES = {
-    "cutlass_pingpong.bug-staging-before-wait-read":
-        "missed: staging buffer rewritten at a warpgroup's next tile of a persistent scf.while (item 3)",
     "cutlass_pingpong.bug-seq-start-group":
         "missed: both math warpgroups start the ordered sequence as group 0 (item 6, seq.start's group)",
 }

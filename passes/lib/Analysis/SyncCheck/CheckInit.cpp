@@ -592,38 +592,6 @@ void checkInitVisibleToCTA(FunctionOpInterface fn, SPMDModel &model,
 // Init by several threads
 //===----------------------------------------------------------------------===//
 
-/// Whether `v` is the same for every thread of a CTA: built, by ops without
-/// side effects, from constants, kernel parameters, CTA ids and the
-/// induction variables of loops whose bounds are.
-bool uniformInCTA(Value v, unsigned *work) {
-  if (++*work > 64)
-    return false;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (isa<FunctionOpInterface>(owner))
-      return true;
-    if (isForLoop(owner) &&
-        arg.getArgNumber() == 0 && owner->getNumOperands() >= 3)
-      return llvm::all_of(owner->getOperands().take_front(3),
-                          [&](Value b) { return uniformInCTA(b, work); });
-    return false;
-  }
-  Operation *def = v.getDefiningOp();
-  switch (pointSourceOf(def)) {
-  case PointSource::Launch:
-  case PointSource::CTA:
-    return true;
-  case PointSource::Thread:
-    return false;
-  case PointSource::None:
-    break;
-  }
-  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
-    return false;
-  return llvm::all_of(def->getOperands(),
-                      [&](Value operand) { return uniformInCTA(operand, work); });
-}
-
 void checkInitBySeveralThreads(FunctionOpInterface fn, SPMDModel &model,
                                Reporter &out) {
   if (!model.countable())

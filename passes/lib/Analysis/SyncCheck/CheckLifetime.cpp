@@ -18,12 +18,18 @@
 //   on the barrier it reaches, in a wait that may come after it (CUTLASS's
 //   producer_tail, the consumers' full waits): whether that wait covers the
 //   access's phase is not followed, so the model cannot decide.
+// - class 20 (checkRemoteRewrites): a store into another CTA's shared
+//   memory in a loop whose target reads that memory in the loop, while
+//   nothing in the loop comes back from the target to the storing CTA (no
+//   arrival of the target on a barrier of the storer, no cluster barrier):
+//   a later trip's store may overwrite what the target has not read yet.
 //
 // An scf.if branch that some thread certainly takes (known, non-empty
 // executing set) decides the state of what it touches: an init by thread 0
 // initializes the barrier for the whole CTA.
 //
 //===----------------------------------------------------------------------===//
+#include "Counter.h"
 #include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -255,6 +261,205 @@ bool coveredByTargetWaits(Operation *access, Operation *fn, SPMDModel &model,
   return true;
 }
 
+/// The rank that the cluster-form barrier op `arrival` targets at `p`
+/// (through a remote view or `on %cta`), or none.
+std::optional<int64_t> arrivalTarget(Operation *arrival, Point p,
+                                     SPMDModel &model) {
+  auto barrierOp = dyn_cast<MBarrierOpInterface>(arrival);
+  if (!barrierOp)
+    return std::nullopt;
+  BarrierTarget target = barrierOp.getBarrierTarget();
+  if (target.kind != BarrierTarget::Kind::RemoteView &&
+      target.kind != BarrierTarget::Kind::OnCta)
+    return std::nullopt;
+  if (target.constRank)
+    return *target.constRank;
+  return target.rank ? model.evalInt(target.rank, p) : std::nullopt;
+}
+
+/// Whether every loop around `inner` also holds `outer`: whenever `outer`
+/// runs, so does `inner` (for the same points), the loops' trips aside.
+bool inLoopsOf(Operation *inner, Operation *outer, Operation *fn) {
+  for (Operation *p = inner->getParentOp(); p && p != fn; p = p->getParentOp())
+    if (isLoop(p) && !p->isAncestor(outer))
+      return false;
+  return true;
+}
+
+/// Whether the load or store `access` of another CTA's shared memory
+/// (through `nvvm.mapa`) is followed, at every point that executes it, by
+/// an arrival of the same thread on a barrier of the CTA it accessed (the
+/// same rank at that point; later in program order, in no loop that the
+/// access is not in), whose targets wait for it (coveredByTargetWaits):
+/// the arrival's release orders the access before it, and the target's
+/// wait on the phase keeps it alive until then (FA3's combine over DSMEM,
+/// CUTLASS's ClusterBarrier::arrive(cta_id) after the stores).
+bool coveredByLaterArrival(Operation *access, Operation *fn, SPMDModel &model,
+                           ArrayRef<Operation *> arrivals,
+                           ArrayRef<Operation *> waits,
+                           const llvm::DenseMap<Operation *, unsigned> &order) {
+  std::optional<ClusterAccess> cluster = clusterAccessOf(access);
+  const ExecSet &accessors = model.execSet(access);
+  if (!cluster || !accessors || accessors->none() || !model.clusterDeclared())
+    return false;
+  for (Operation *arrival : arrivals) {
+    if (order.lookup(arrival) <= order.lookup(access) ||
+        !inLoopsOf(arrival, access, fn))
+      continue;
+    const ExecSet &arrivers = actingPoints(arrival, model);
+    if (!arrivers)
+      continue;
+    bool sameTargets = llvm::all_of(accessors->set_bits(), [&](unsigned b) {
+      Point p = model.point(b);
+      std::optional<int64_t> rank = model.evalInt(cluster->rank, p);
+      return arrivers->test(b) && rank && rank == arrivalTarget(arrival, p, model);
+    });
+    if (sameTargets && coveredByTargetWaits(arrival, fn, model, waits, order))
+      return true;
+  }
+  return false;
+}
+
+/// Class 20 in `loop`, at the remote store `store` (the innermost loop
+/// around it): see the file comment. Silent where a target, an executing
+/// set or an arrival's target does not evaluate, and where the loop holds
+/// a cluster barrier, a call or inline PTX (any of which may order it).
+void checkRemoteRewrite(Operation *store, const ClusterAccess &access,
+                        Operation *loop, SPMDModel &model, Reporter &out) {
+  Attribute buffer = allocationOf(access.localAddress);
+  const ExecSet &storers = model.execSet(store);
+  if (!buffer || !storers || storers->none())
+    return;
+  // The (storing CTA, target CTA) pairs.
+  SmallVector<std::pair<int64_t, int64_t>> pairs;
+  for (unsigned b : storers->set_bits()) {
+    Point p = model.point(b);
+    std::optional<int64_t> target = model.evalInt(access.rank, p);
+    if (!target || *target < 0 || *target >= model.ranks())
+      return; // unknown, or class 9's
+    if (*target != p.rank && !llvm::is_contained(pairs, std::make_pair(p.rank, *target)))
+      pairs.push_back({p.rank, *target});
+  }
+  // What the loop holds: the target's reads, the arrivals back, and the
+  // local arrivals and waits (where the slot is freed on the wrong CTA).
+  SmallVector<Operation *> reads, localArrivals, waits;
+  SmallVector<std::pair<int64_t, int64_t>> back; // (arriving CTA, target)
+  bool unknown = false;
+  auto ranksOf = [&](const llvm::BitVector &set, int64_t r) {
+    return model.hasRank(set, r);
+  };
+  loop->walk([&](Operation *op) {
+    if (isClusterArrive(op) || isClusterWait(op) || isOpaqueCall(op) ||
+        !inlinePTX(op).empty() || isBulkCopy(op)) {
+      unknown = true;
+      return;
+    }
+    if (isLocalSharedLoad(op) && allocationOf(op->getOperand(0)) == buffer) {
+      if (!model.execSet(op))
+        unknown = true;
+      reads.push_back(op);
+    }
+    if (isa<WaitOp>(op))
+      waits.push_back(op);
+    if (!isa<MBarrierArrivalOpInterface>(op))
+      return;
+    const ExecSet &set = actingPoints(op, model);
+    if (!set) {
+      unknown = true;
+      return;
+    }
+    if (!isRemoteUse(model, op)) {
+      localArrivals.push_back(op);
+      return;
+    }
+    for (unsigned b : set->set_bits()) {
+      Point p = model.point(b);
+      std::optional<int64_t> target = arrivalTarget(op, p, model);
+      if (!target) {
+        unknown = true;
+        return;
+      }
+      back.push_back({p.rank, *target});
+    }
+  });
+  if (unknown)
+    return;
+  auto before = [](Operation *a, Operation *b) {
+    return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+  };
+  for (auto [from, to] : pairs) {
+    Operation *read = nullptr;
+    for (Operation *r : reads)
+      if (ranksOf(*model.execSet(r), to))
+        read = read ? read : r;
+    if (!read || llvm::is_contained(back, std::make_pair(to, from)))
+      continue;
+    // The slot freed on the target's own barrier of a group that the
+    // storing CTA waits on before its store: the remote view left out.
+    Operation *ownRelease = nullptr;
+    for (Operation *arrival : localArrivals) {
+      std::optional<BarrierKey> key = barrierOf(arrival);
+      bool waitedBeforeStore =
+          key && llvm::any_of(waits, [&](Operation *w) {
+            const ExecSet &set = model.execSet(w);
+            return barrierOf(w)->root == key->root && set &&
+                   ranksOf(*set, from) && before(w, store);
+          });
+      if (waitedBeforeStore && before(read, arrival) &&
+          ranksOf(*actingPoints(arrival, model), to))
+        ownRelease = ownRelease ? ownRelease : arrival;
+    }
+    if (ownRelease) {
+      out.report(ownRelease, Severity::Warning, kRemoteRewriteSlot)
+          << "frees the slot on CTA " << to << "'s own barrier after CTA "
+          << to << " read it, but CTA " << from
+          << ", which stores into it (" << buffer
+          << "), waits on its own barrier of this group before the store: "
+             "this arrival never reaches CTA "
+          << from << ", and nothing else in the loop comes back from CTA "
+          << to << " to CTA " << from
+          << ", so a later trip's store may overwrite what CTA " << to
+          << " has not read yet (arrive on the storing CTA's barrier, "
+             "through a remote view of the group)";
+      out.note(ownRelease, kRemoteRewriteSlot, store->getLoc(),
+               "the store into CTA " + std::to_string(to) + "'s memory");
+      return;
+    }
+    out.report(store, Severity::Warning, kRemoteRewriteSlot)
+        << "stores into CTA " << to << "'s shared memory (" << buffer
+        << ") from CTA " << from
+        << " in every trip of a loop in which CTA " << to
+        << " reads it, but nothing in the loop comes back from CTA " << to
+        << " to CTA " << from << " (no arrival of CTA " << to
+        << " on a barrier of CTA " << from
+        << ", no cluster barrier): a later trip's store may overwrite what "
+           "CTA "
+        << to << " has not read yet (free the slot by arriving on the "
+                 "sender's barrier, through a remote view of it)";
+    out.note(store, kRemoteRewriteSlot, loop->getLoc(), "the loop");
+    return;
+  }
+}
+
+/// Class 20 over the function: each remote store and its innermost loop,
+/// where that loop may take two trips or more.
+void checkRemoteRewrites(FunctionOpInterface fn, SPMDModel &model,
+                         Reporter &out) {
+  if (!model.countable() || !model.clusterDeclared() || model.ranks() < 2)
+    return;
+  fn->walk([&](Operation *op) {
+    std::optional<ClusterAccess> access = clusterAccessOf(op);
+    if (!access || !access->store)
+      return;
+    Operation *loop = op->getParentOp();
+    while (loop && loop != fn && !isLoop(loop))
+      loop = loop->getParentOp();
+    if (loop && loop != fn &&
+        !(isForLoop(loop) && counting::atMostOneTrip(loop)))
+      checkRemoteRewrite(op, *access, loop, model, out);
+  });
+}
+
 /// Whether `key` names the same barrier wherever it is evaluated: a
 /// constant index, or one defined in the function's body outside any loop
 /// (an index that changes from trip to trip names another barrier each
@@ -279,10 +484,13 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
   // here (a wait can keep the CTA alive until the arrivals land).
   bool drains = false;
   SmallVector<Value> remoteTargets;
+  SmallVector<Operation *> remoteArrivals; // on another CTA's barrier
   SmallVector<Value> opaque = opaqueGroups(fn);
   fn->walk([&](Operation *op) {
     if (!isRemoteUse(model, op))
       return;
+    if (isa<ArriveOp, ArriveExpectTxOp>(op))
+      remoteArrivals.push_back(op);
     Value group = barrierOf(op) ? barrierOf(op)->root : copyGroup(op);
     if (group)
       remoteTargets.push_back(group);
@@ -304,7 +512,9 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
           [&](Operation *op) { order.try_emplace(op, order.size()); });
     auto [it, inserted] = covered.try_emplace(access, false);
     if (inserted)
-      it->second = coveredByTargetWaits(access, fn, model, waits, order);
+      it->second = coveredByTargetWaits(access, fn, model, waits, order) ||
+                   coveredByLaterArrival(access, fn, model, remoteArrivals,
+                                         waits, order);
     return it->second;
   };
 
@@ -453,4 +663,5 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
   LifeState state;
   auto walker = makeWalker<LifeState>(model, visit);
   walker.walkRegion(fn.getFunctionBody(), state);
+  checkRemoteRewrites(fn, model, out);
 }

@@ -19,6 +19,13 @@
 //   thread: the (rank, thread) points that certainly stored and did not
 //   fence (or pass a cluster barrier) since.
 //
+// Class 19, the proxies (PTX ISA, "Proxies"): a generic-proxy store to
+// shared memory that an async-proxy op reads (a wgmma's descriptor, a bulk
+// store's source: the same global), handed to the reader by an mbarrier
+// arrival with no `fence.proxy.async` between the store and the arrival on
+// the way there: the barrier's release/acquire orders the generic proxy
+// only. A warning (the stale read shows in some launches only).
+//
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
@@ -111,6 +118,122 @@ SmallVector<Value> remotelyArrived(FunctionOpInterface fn, SPMDModel &model) {
   return groups;
 }
 
+/// The globals that `v` is computed from (a wgmma descriptor from
+/// `ptrtoint` of an address, a pointer), through at most 64 ops.
+void allocationsOf(Value v, SmallVectorImpl<Attribute> &out, unsigned *work) {
+  if (++*work > 64)
+    return;
+  if (Attribute symbol = allocationOf(v)) {
+    if (!llvm::is_contained(out, symbol))
+      out.push_back(symbol);
+    return;
+  }
+  if (Operation *def = v.getDefiningOp())
+    for (Value operand : def->getOperands())
+      allocationsOf(operand, out, work);
+}
+
+/// Whether `op` may order the thread's accesses in a way the proxy scan
+/// does not follow: a thread or cluster barrier, a call, inline PTX.
+bool mayOrderOtherwise(Operation *op) {
+  return isThreadBarrier(op) || isClusterArrive(op) || isClusterWait(op) ||
+         isOpaqueCall(op) || !inlinePTX(op).empty();
+}
+
+/// The first mbarrier arrival that follows `store` in program order (its
+/// block, then the blocks of the scf.if / execute_region around it) with
+/// no `fence.proxy.async` before it; null where a fence comes first, or
+/// something the scan does not follow (a loop's end, a barrier, a call, a
+/// region that fences, arrives or synchronizes).
+Operation *arrivalBeforeProxyFence(Operation *store, Operation *fn) {
+  Operation *op = store;
+  while (true) {
+    Operation *next = op->getNextNode();
+    if (!next) {
+      Operation *parent = op->getParentOp();
+      if (parent == fn || !(isIfOp(parent) || isExecuteRegion(parent)))
+        return nullptr;
+      op = parent;
+      continue;
+    }
+    op = next;
+    if (isAsyncProxySharedFence(op) || mayOrderOtherwise(op))
+      return nullptr;
+    if (isa<ArriveOp, ArriveExpectTxOp>(op))
+      return op;
+    if (op->getNumRegions() == 0)
+      continue;
+    bool opaque = false;
+    op->walk([&](Operation *inner) {
+      if (isAsyncProxySharedFence(inner) || mayOrderOtherwise(inner) ||
+          isa<MBarrierArrivalOpInterface>(inner))
+        opaque = true;
+    });
+    if (opaque)
+      return nullptr;
+  }
+}
+
+/// Class 19 (see the file comment).
+void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
+  // The async-proxy readers of each global, and the waits in program order.
+  SmallVector<std::pair<Attribute, Operation *>> readers;
+  llvm::DenseMap<Operation *, unsigned> order;
+  SmallVector<Operation *> waits;
+  fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    order.try_emplace(op, order.size());
+    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op))
+      waits.push_back(op);
+    for (Value read : asyncProxySharedReads(op)) {
+      SmallVector<Attribute> symbols;
+      unsigned work = 0;
+      allocationsOf(read, symbols, &work);
+      for (Attribute symbol : symbols)
+        readers.push_back({symbol, op});
+    }
+  });
+  if (readers.empty())
+    return;
+  fn->walk([&](Operation *op) {
+    Value address = isStore(op) ? memoryWriteOf(op).address : Value();
+    if (!address || isRemoteMemoryAccess(op))
+      return;
+    Attribute symbol = allocationOf(address);
+    if (!symbol)
+      return;
+    Operation *arrival = nullptr;
+    for (auto &[readSymbol, reader] : readers) {
+      if (readSymbol != symbol)
+        continue;
+      // The reader waits on the barrier the store is handed off by.
+      arrival = arrival ? arrival : arrivalBeforeProxyFence(op, fn);
+      if (!arrival)
+        return;
+      Value group = barrierOf(arrival)->root;
+      bool handedOff = llvm::any_of(waits, [&](Operation *wait) {
+        return barrierOf(wait)->root == group &&
+               order.lookup(wait) < order.lookup(reader);
+      });
+      if (!handedOff)
+        continue;
+      out.report(op, Severity::Warning, kProxyFenceSlot)
+          << "stores to shared memory (" << symbol
+          << ") through the generic proxy, which " << reader->getName()
+          << " reads through the async proxy, and the arrival that hands it "
+             "to the reader follows with no fence.proxy.async in between: "
+             "the barrier's release and acquire order the generic proxy "
+             "only, so the reader may see stale data (put "
+             "fence.proxy.async.shared::cta, CUTLASS's "
+             "fence_view_async_shared(), after the stores and before the "
+             "arrival)";
+      out.note(op, kProxyFenceSlot, arrival->getLoc(), "handed off here");
+      out.note(op, kProxyFenceSlot, reader->getLoc(),
+               "read through the async proxy here");
+      return;
+    }
+  });
+}
+
 } // namespace
 
 void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
@@ -139,6 +262,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
 
   if (!isStructured(fn))
     return;
+  checkProxyFences(fn, out);
   // Relaxed remote arrivals after stores with no fence, per thread. Without
   // a known block size the whole CTA is one point (every path must store).
   size_t points = model.countable() ? model.ranks() * model.threads() : 1;

@@ -11,9 +11,11 @@
 // Class 16: a rank computed from the CTA's id in the grid (`%ctaid`,
 // gpu.block_id: blockIdx) instead of its rank in the cluster, which the
 // model cannot evaluate per point. It is evaluated for the CTAs of the
-// grid's first cluster, whose ids are their ids in the cluster, and of the
-// second along x: outside the cluster in the first (every launch has it) is
-// an error, in the second only a warning (a launch of one cluster works).
+// grid's first clusters along x, whose ids in the grid follow from their
+// ranks: outside the cluster in the first (every launch has it) is an
+// error; in a later one an error too where the kernel declares its grid
+// (`known_grid_size`: every launch has that cluster), else a warning (a
+// launch of one cluster works), for the second cluster only.
 //
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
@@ -38,11 +40,31 @@ bool readsBlockId(Value v, unsigned *work) {
                       [&](Value operand) { return readsBlockId(operand, work); });
 }
 
+/// The CTAs of the declared cluster along x (the model's cluster shape).
+int64_t clusterX(Operation *fn) {
+  for (const char *name : kClusterShapeAttrNames)
+    if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(name))
+      return dims.empty() || dims[0] < 1 ? 1 : dims[0];
+  return 1;
+}
+
+/// Clusters along x that class 16 evaluates at most where the grid is
+/// declared (each one evaluates every point of the op's executing set).
+constexpr int64_t kMaxGridClusters = 8;
+
 /// Class 16 at `op`, whose target `rank` reads a CTA id of the grid.
+/// `gridX`: the CTAs of the declared grid along x, if declared, in
+/// clusters of `clusterX` CTAs along x.
 void checkGridRank(Operation *op, Value rank, Operation *namedBy,
                    const llvm::BitVector &points, SPMDModel &model,
+                   std::optional<int64_t> gridX, int64_t clusterX,
                    Reporter &out) {
-  for (int64_t cluster = 0; cluster < 2; ++cluster) {
+  // The clusters every launch has: the first, and with a declared grid
+  // each of them; without one the second is evaluated for a warning.
+  int64_t certain = 1, evaluated = 2;
+  if (gridX && *gridX % clusterX == 0)
+    certain = evaluated = std::min(*gridX / clusterX, kMaxGridClusters);
+  for (int64_t cluster = 0; cluster < evaluated; ++cluster) {
     for (unsigned b : points.set_bits()) {
       Point p = model.point(b);
       std::optional<int64_t> target = model.evalIntInCluster(rank, p, cluster);
@@ -50,16 +72,28 @@ void checkGridRank(Operation *op, Value rank, Operation *namedBy,
         return;
       if (*target >= 0 && *target < model.ranks())
         continue;
-      bool first = cluster == 0;
-      out.report(op, first ? Severity::Error : Severity::Warning, kGridRankSlot)
-          << "targets CTA rank " << *target << " from CTA " << p.rank
-          << " of the grid's " << (first ? "first" : "second")
-          << " cluster: the rank is computed from the CTA's id in the grid "
-             "(blockIdx, %ctaid), which leaves the cluster of "
-          << model.ranks() << " CTAs"
-          << (first ? "" : " in a launch of more than one cluster")
-          << "; mapa of a rank outside the cluster is undefined (take the "
-             "rank in the cluster: %cluster_ctarank, gpu.cluster_block_id)";
+      bool every = cluster < certain;
+      auto message = out.report(op, every ? Severity::Error : Severity::Warning,
+                                kGridRankSlot);
+      message << "targets CTA rank " << *target << " from CTA " << p.rank
+              << " of the grid's ";
+      if (cluster == 0)
+        message << "first";
+      else if (cluster == 1)
+        message << "second";
+      else
+        message << "cluster " << cluster << " (from 0) along x, not the first";
+      message << (cluster < 2 ? " cluster" : "")
+              << ": the rank is computed from the CTA's id in the grid "
+                 "(blockIdx, %ctaid), which leaves the cluster of "
+              << model.ranks() << " CTAs";
+      if (!every)
+        message << " in a launch of more than one cluster";
+      else if (cluster > 0)
+        message << " in every launch of the declared grid (known_grid_size: "
+                << *gridX << " CTAs along x)";
+      message << "; mapa of a rank outside the cluster is undefined (take the "
+                 "rank in the cluster: %cluster_ctarank, gpu.cluster_block_id)";
       out.note(op, kGridRankSlot, namedBy->getLoc(),
                "the rank is computed here");
       return;
@@ -98,7 +132,8 @@ void checksync::checkRanks(FunctionOpInterface fn, SPMDModel &model,
       std::optional<int64_t> target = model.evalInt(rank, p);
       unsigned work = 0;
       if (!target && readsBlockId(rank, &work))
-        return checkGridRank(op, rank, namedBy, *points, model, out);
+        return checkGridRank(op, rank, namedBy, *points, model,
+                             declaredGridX(fn), clusterX(fn), out);
       if (!target)
         return;
       if (*target >= 0 && *target < model.ranks())

@@ -19,12 +19,18 @@
 // the store is pending on every path and the write runs on every launch, a
 // warning where only on some (a loop that may not run). Where a store's or
 // a write's address, executing set or branch cannot be evaluated, the store
-// is dropped: silence.
+// is dropped: silence; except where the model's set is unknown only
+// through conditions that are the same for every thread and change from
+// trip to trip (a flattened persistent loop's `if` epilogue at a tile's
+// last k-step: every thread takes the same branch, the walk joins both) and loops whose trips differ
+// between the threads (CUTLASS ping-pong's scf.while per warpgroup: the
+// points that may run a trip). What is found through those is a warning.
+// A store's source may differ between its issuing threads (a staging
+// buffer per warpgroup): a write into any of them conflicts.
 //
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -55,6 +61,14 @@ struct Pending {
 
 struct State {
   SmallVector<Pending, 4> pending;
+  /// Set at the terminator of an scf.if region (StagingCheck::visit), for
+  /// mergeBranches: the region, the points that run it where the model's
+  /// executing set is unknown only through conditions that are the same
+  /// for every thread (conditionalSet), and whether its own condition is
+  /// such a one (every thread takes the same branch, which one is unknown).
+  Region *lastRegion = nullptr;
+  ExecSet lastSet;
+  bool lastUniform = false;
   bool operator==(const State &o) const { return pending == o.pending; }
 
   Pending *find(Operation *store) {
@@ -96,7 +110,57 @@ struct State {
   /// thread takes does nothing, one of an unknown set may or may not (its
   /// stores are dropped: undecidable).
   static State mergeBranches(const State &entry,
-                             ArrayRef<Branch<State>> branches) {
+                             ArrayRef<Branch<State>> given) {
+    State result = mergeKnown(entry, given);
+    result.lastRegion = nullptr;
+    result.lastSet.reset();
+    result.lastUniform = false;
+    return result;
+  }
+
+  /// Branches whose executing set the model does not know take the
+  /// conditional set their terminator recorded; where the if's condition
+  /// is the same for every thread and unknown, one branch runs for all:
+  /// the branches' states meet (what only one does is on some paths).
+  static State mergeKnown(const State &entry, ArrayRef<Branch<State>> given) {
+    Operation *ifOp = given.empty() || !given.front().state.lastRegion
+                          ? nullptr
+                          : given.front().state.lastRegion->getParentOp();
+    SmallVector<Branch<State>, 2> branches(given.begin(), given.end());
+    bool uniform = false;
+    for (auto [i, b] : llvm::enumerate(branches)) {
+      bool own = ifOp && i < ifOp->getNumRegions() &&
+                 !ifOp->getRegion(i).empty() &&
+                 b.state.lastRegion == &ifOp->getRegion(i);
+      if (b.set || !own)
+        continue;
+      uniform |= b.state.lastUniform;
+      b.set = b.state.lastSet;
+      b.taken = b.set && b.set->any();
+    }
+    if (uniform) {
+      // A store issued in a branch is pending on some paths; one pending
+      // before that a branch commits or waits for is undecidable (a wait
+      // under a kernel parameter), and dropped.
+      State result = branches.front().state;
+      for (const Branch<State> &b : ArrayRef(branches).drop_front())
+        result.join(b.state);
+      if (branches.size() == 1)
+        result.join(entry);
+      llvm::erase_if(result.pending, [&](const Pending &p) {
+        return llvm::any_of(entry.pending,
+                            [&](const Pending &q) { return q.store == p.store; }) &&
+               llvm::any_of(branches, [&](const Branch<State> &b) {
+                 return touched(entry, b.state, p.store);
+               });
+      });
+      return result;
+    }
+    return mergeSets(entry, branches);
+  }
+
+  static State mergeSets(const State &entry,
+                         ArrayRef<Branch<State>> branches) {
     std::optional<State> out;
     bool unknown = false;
     for (const Branch<State> &b : branches) {
@@ -116,25 +180,29 @@ struct State {
       return result;
     // A branch of an unknown set may or may not have run: the stores it
     // touched (committed, waited for) are undecidable, and dropped.
-    auto touched = [&](const Branch<State> &b, Operation *store) {
-      auto in = [&](const State &s) -> const Pending * {
-        for (const Pending &p : s.pending)
-          if (p.store == store)
-            return &p;
-        return nullptr;
-      };
-      const Pending *before = in(entry), *after = in(b.state);
-      if (!before || !after)
-        return bool(before) != bool(after);
-      return before->group != after->group ||
-             before->newerMin != after->newerMin ||
-             before->newerMax != after->newerMax;
-    };
     for (const Branch<State> &b : branches)
       if (!b.set)
-        llvm::erase_if(result.pending,
-                       [&](const Pending &p) { return touched(b, p.store); });
+        llvm::erase_if(result.pending, [&](const Pending &p) {
+          return touched(entry, b.state, p.store);
+        });
     return result;
+  }
+
+  /// Whether a branch that led from `entry` to `after` issued, committed or
+  /// waited for `store`.
+  static bool touched(const State &entry, const State &after,
+                      Operation *store) {
+    auto in = [&](const State &s) -> const Pending * {
+      for (const Pending &p : s.pending)
+        if (p.store == store)
+          return &p;
+      return nullptr;
+    };
+    const Pending *before = in(entry), *now = in(after);
+    if (!before || !now)
+      return bool(before) != bool(now);
+    return before->group != now->group || before->newerMin != now->newerMin ||
+           before->newerMax != now->newerMax;
   }
 };
 
@@ -170,6 +238,15 @@ public:
   StagingCheck(SPMDModel &model, Reporter &out) : model(model), out(out) {}
 
   void visit(Operation *op, State &state) {
+    if (op->hasTrait<OpTrait::IsTerminator>()) {
+      Region *region = op->getParentRegion();
+      bool ofIf = isIfOp(region->getParentOp());
+      state.lastRegion = ofIf ? region : nullptr;
+      state.lastSet = ofIf ? conditionalSet(region) : ExecSet();
+      state.lastUniform = ofIf && !model.regionSet(region) &&
+                          unevaluatedUniform(region->getParentOp());
+      return;
+    }
     if (bulkStoreSource(op))
       return issue(op, state);
     if (isBulkCommitGroup(op))
@@ -182,6 +259,85 @@ public:
   }
 
 private:
+  /// Whether the condition of the scf.if `ifOp` is the same for every
+  /// thread of a CTA (uniformInCTA: the buffers and the bulk groups are
+  /// the CTA's) and does not evaluate: a trip's test of the loop's
+  /// induction variable (a flattened persistent loop's epilogue at the
+  /// tile's last k-step), a kernel parameter.
+  /// Only a condition that changes from trip to trip (it reads an
+  /// induction variable or iter_arg of a loop around the if) is joined: one
+  /// the same in every trip (a kernel parameter: an alignment test around a
+  /// whole epilogue) stays undecidable.
+  bool unevaluatedUniform(Operation *ifOp) {
+    Value cond = ifCondition(ifOp);
+    unsigned work = 0, trip = 0;
+    return cond && uniformInCTA(cond, &work) &&
+           !model.evalInt(cond, Point{0, 0}) && readsTrip(cond, ifOp, &trip);
+  }
+
+  /// Whether `v` reads a block argument of a loop around `op`, through at
+  /// most 64 values.
+  static bool readsTrip(Value v, Operation *op, unsigned *work) {
+    if (++*work > 64)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      return isLoop(owner) && owner->isProperAncestor(op);
+    }
+    Operation *def = v.getDefiningOp();
+    return def && llvm::any_of(def->getOperands(), [&](Value operand) {
+             return readsTrip(operand, op, work);
+           });
+  }
+
+  /// The points that may run `region`: the model's executing set where
+  /// that is known; else where every condition around it that is uniform
+  /// and does not evaluate holds, and every loop around it (also one whose
+  /// trips differ between the threads) runs a trip; none where another
+  /// condition does not evaluate. For warnings only (pointsOf).
+  const ExecSet &conditionalSet(Region *region) {
+    auto [it, inserted] = conditionalSets.try_emplace(region);
+    if (!inserted)
+      return it->second;
+    ExecSet result;
+    Operation *parent = region->getParentOp();
+    if (const ExecSet &known = model.regionSet(region)) {
+      result = known;
+    } else if (isa<FunctionOpInterface>(parent)) {
+      result = llvm::BitVector(model.ranks() * model.threads(), true);
+    } else if (ExecSet base = conditionalSet(parent->getParentRegion())) {
+      if (isIfOp(parent) && !unevaluatedUniform(parent)) {
+        // Evaluated at the points of the conditional set around it.
+        bool then = region == &parent->getRegion(0);
+        llvm::BitVector set(base->size());
+        bool known = true;
+        for (unsigned b : base->set_bits()) {
+          std::optional<int64_t> c =
+              model.evalInt(ifCondition(parent), model.point(b));
+          known &= c.has_value();
+          if (c && (*c != 0) == then)
+            set.set(b);
+        }
+        if (known)
+          result = std::move(set);
+      } else if (isIfOp(parent) || isExecuteRegion(parent) || isLoop(parent)) {
+        // A loop whose trips differ between the threads (a persistent
+        // scf.while per warpgroup): the points that may run a trip.
+        result = std::move(base);
+      }
+    }
+    // `it` may be invalidated by the recursion's insertions.
+    return conditionalSets[region] = std::move(result);
+  }
+
+  /// The points that execute `op` (actingPoints), or where the model does
+  /// not know them, its conditional set.
+  ExecSet pointsOf(Operation *op) {
+    if (const ExecSet &known = actingPoints(op, model))
+      return known;
+    return conditionalSet(op->getParentRegion());
+  }
+
   void issue(Operation *store, State &state) {
     // A store issued again (the next trip) replaces the earlier one: that
     // one is in an older group, so it is freed no later.
@@ -222,32 +378,38 @@ private:
         p.certain = false;
   }
 
-  /// The source of `store` at every point of its executing set, when it is
-  /// the same at all of them.
-  std::optional<Place> sourceOf(Operation *store) {
+  /// The source of `store`: its allocation and its byte offset at each
+  /// point of its executing set (each value once: a staging buffer per
+  /// warpgroup, CUTLASS ping-pong's, has one per issuing thread).
+  struct Source {
+    Address address;
+    SmallVector<int64_t, 2> offsets;
+  };
+  std::optional<Source> sourceOf(Operation *store) {
     std::optional<Address> address = decomposeAddress(bulkStoreSource(store));
-    const ExecSet &points = actingPoints(store, model);
+    ExecSet points = pointsOf(store);
     if (!address || !points || points->none())
       return std::nullopt;
-    std::optional<Place> place;
+    Source source{*address, {}};
     for (unsigned b : points->set_bits()) {
       std::optional<Place> at = placeAt(model, *address, model.point(b));
-      if (!at || (place && at->offset != place->offset))
+      if (!at)
         return std::nullopt;
-      place = at;
+      if (!llvm::is_contained(source.offsets, at->offset))
+        source.offsets.push_back(at->offset);
     }
-    return place;
+    return source;
   }
 
   void checkWrite(Operation *op, const MemoryWrite &write, State &state) {
     if (state.pending.empty())
       return;
     std::optional<Address> address = decomposeAddress(write.address);
-    const ExecSet &points = actingPoints(op, model);
+    ExecSet points = pointsOf(op);
     if (!address || !points)
       return;
     for (const Pending &p : state.pending) {
-      std::optional<Place> src = sourceOf(p.store);
+      std::optional<Source> src = sourceOf(p.store);
       if (!src || !src->address.sameAllocation(*address))
         continue;
       std::optional<Point> hit;
@@ -256,8 +418,10 @@ private:
         std::optional<Place> at = placeAt(model, *address, point);
         if (!at)
           break;
-        if (at->offset < src->offset + kMinBoxBytes &&
-            at->offset + write.bytes > src->offset) {
+        if (llvm::any_of(src->offsets, [&](int64_t offset) {
+              return at->offset < offset + kMinBoxBytes &&
+                     at->offset + write.bytes > offset;
+            })) {
           hit = point;
           break;
         }
@@ -268,7 +432,9 @@ private:
   }
 
   void report(Operation *op, const Pending &p, Point hit) {
-    bool every = p.certain && !inLoopThatMayNotRun(op);
+    // A write under a condition the model does not evaluate may not run.
+    bool every = p.certain && !inLoopThatMayNotRun(op) &&
+                 actingPoints(op, model).has_value();
     auto diag = out.report(op, every ? Severity::Error : Severity::Warning,
                            kStagingSlot);
     diag << "writes shared memory that a bulk store may still be reading"
@@ -292,6 +458,7 @@ private:
 
   SPMDModel &model;
   Reporter &out;
+  std::map<Region *, ExecSet> conditionalSets; // stable references
 };
 
 //===----------------------------------------------------------------------===//
@@ -315,29 +482,28 @@ std::optional<RingIndex> ringIndexOf(Value v, Operation *loop,
   Operation *def = v.getDefiningOp();
   if (!def)
     return std::nullopt;
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-          arith::ExtSIOp, arith::TruncIOp>(def))
+  if (isIntegerCast(def))
     return ringIndexOf(def->getOperand(0), loop, depth + 1);
-  if (isa<arith::MulIOp>(def))
+  if (isIntegerMul(def))
     for (unsigned i = 0; i < 2; ++i)
       if (std::optional<int64_t> c = constantOf(def->getOperand(1 - i)))
         if (auto r = ringIndexOf(def->getOperand(i), loop, depth + 1)) {
           r->scale *= *c;
           return r;
         }
-  if (isa<arith::AddIOp>(def)) {
+  if (isIntegerAdd(def)) {
     // lang's fix-up: rem + extui(...) * D with the same D.
     for (unsigned i = 0; i < 2; ++i) {
       Operation *rem = def->getOperand(i).getDefiningOp();
       Operation *fix = def->getOperand(1 - i).getDefiningOp();
-      if (isa_and_nonnull<arith::RemSIOp>(rem) &&
-          isa_and_nonnull<arith::MulIOp>(fix) &&
-          isa_and_nonnull<arith::ExtUIOp>(fix->getOperand(0).getDefiningOp()) &&
+      bool remSigned = false;
+      if (isIntegerRem(rem, &remSigned) && remSigned && isIntegerMul(fix) &&
+          isZeroExtend(fix->getOperand(0).getDefiningOp()) &&
           constantOf(fix->getOperand(1)) == constantOf(rem->getOperand(1)))
         return ringIndexOf(def->getOperand(i), loop, depth + 1);
     }
   }
-  if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
+  if (isIntegerRem(def)) {
     std::optional<int64_t> d = constantOf(def->getOperand(1));
     if (!d || *d < 1 || *d > 64)
       return std::nullopt;
@@ -345,10 +511,9 @@ std::optional<RingIndex> ringIndexOf(Value v, Operation *loop,
     int64_t shift = 0;
     for (unsigned i = 0; i < 4; ++i) {
       Operation *xd = x.getDefiningOp();
-      if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
-                          arith::ExtUIOp, arith::ExtSIOp>(xd)) {
+      if (isIntegerCast(xd) && !isIntegerTrunc(xd)) {
         x = xd->getOperand(0);
-      } else if (isa_and_nonnull<arith::AddIOp>(xd) &&
+      } else if (isIntegerAdd(xd) &&
                  constantOf(xd->getOperand(1))) {
         shift += *constantOf(xd->getOperand(1));
         x = xd->getOperand(0);

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -211,6 +212,23 @@ bool checksync::isUpstreamReleaseFence(Operation *op) {
              NVVM::FenceProxyReleaseOp>(op);
 }
 
+bool checksync::isAsyncProxySharedFence(Operation *op) {
+  if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op))
+    return fence.getKind() == NVVM::ProxyKind::async ||
+           fence.getKind() == NVVM::ProxyKind::async_shared;
+  StringRef text = inlinePTX(op);
+  return text.contains("fence.proxy.async") &&
+         !text.contains("fence.proxy.async.global");
+}
+
+SmallVector<Value, 2> checksync::asyncProxySharedReads(Operation *op) {
+  if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op))
+    return {mma.getDescriptorA(), mma.getDescriptorB()};
+  if (Value source = bulkStoreSource(op))
+    return {source};
+  return {};
+}
+
 bool checksync::isStore(Operation *op) {
   if (isa<LLVM::StoreOp, NVVM::StMatrixOp>(op))
     return true;
@@ -233,6 +251,10 @@ bool checksync::isLoop(Operation *op) {
 bool checksync::isForLoop(Operation *op) { return isa<scf::ForOp>(op); }
 bool checksync::isWhileLoop(Operation *op) { return isa<scf::WhileOp>(op); }
 bool checksync::isIfOp(Operation *op) { return isa<scf::IfOp>(op); }
+Value checksync::ifCondition(Operation *op) {
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  return ifOp ? ifOp.getCondition() : Value();
+}
 bool checksync::isExecuteRegion(Operation *op) {
   return isa<scf::ExecuteRegionOp>(op);
 }
@@ -338,6 +360,67 @@ bool checksync::isLocalSharedStore(Operation *op) {
   return false;
 }
 
+namespace {
+/// The address operand of an llvm.load or llvm.store, and whether it
+/// stores.
+std::optional<std::pair<Value, bool>> accessedAddress(Operation *op) {
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return std::make_pair(store.getAddr(), true);
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return std::make_pair(load.getAddr(), false);
+  return std::nullopt;
+}
+
+unsigned addressSpaceOf(Value ptr) {
+  auto type = dyn_cast<LLVM::LLVMPointerType>(ptr.getType());
+  return type ? type.getAddressSpace() : ~0u;
+}
+} // namespace
+
+std::optional<ClusterAccess> checksync::clusterAccessOf(Operation *op) {
+  auto access = accessedAddress(op);
+  if (!access || addressSpaceOf(access->first) !=
+                     static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster))
+    return std::nullopt;
+  Value ptr = access->first;
+  for (unsigned depth = 0; depth < 64; ++depth) {
+    Operation *def = ptr.getDefiningOp();
+    if (auto mapa = dyn_cast_or_null<NVVM::MapaOp>(def))
+      return ClusterAccess{mapa.getB(), mapa.getA(), access->second};
+    if (auto gep = dyn_cast_or_null<LLVM::GEPOp>(def))
+      ptr = gep.getBase();
+    else if (auto cast = dyn_cast_or_null<LLVM::AddrSpaceCastOp>(def))
+      ptr = cast.getArg();
+    else
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool checksync::isLocalSharedLoad(Operation *op) {
+  auto access = accessedAddress(op);
+  return access && !access->second &&
+         addressSpaceOf(access->first) ==
+             static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+}
+
+Attribute checksync::allocationOf(Value ptr) {
+  for (unsigned depth = 0; ptr && depth < 64; ++depth) {
+    Operation *def = ptr.getDefiningOp();
+    if (auto addr = dyn_cast_or_null<LLVM::AddressOfOp>(def))
+      return addr.getGlobalNameAttr();
+    if (auto gep = dyn_cast_or_null<LLVM::GEPOp>(def))
+      ptr = gep.getBase();
+    else if (auto cast = dyn_cast_or_null<LLVM::AddrSpaceCastOp>(def))
+      ptr = cast.getArg();
+    else if (auto mapa = dyn_cast_or_null<NVVM::MapaOp>(def))
+      ptr = mapa.getA();
+    else
+      return {};
+  }
+  return {};
+}
+
 bool checksync::isWgmmaMma(Operation *op) {
   return isa<NVVM::WgmmaMmaAsyncOp>(op);
 }
@@ -356,6 +439,44 @@ bool checksync::isGridCtaId(Operation *op) {
   SpecialReg reg = specialRegisterOf(op);
   return reg == SpecialReg::CtaIdX || reg == SpecialReg::CtaIdY ||
          reg == SpecialReg::CtaIdZ || isa<gpu::BlockIdOp>(op);
+}
+
+std::optional<int64_t> checksync::declaredGridX(Operation *fn) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(fn);
+  std::optional<ArrayRef<int32_t>> grid =
+      func ? func.getKnownGridSize() : std::nullopt;
+  if (!grid || grid->empty() || (*grid)[0] < 1)
+    return std::nullopt;
+  return (*grid)[0];
+}
+
+bool checksync::uniformInCTA(Value v, unsigned *work) {
+  if (++*work > 64)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa<FunctionOpInterface>(owner))
+      return true;
+    if (isForLoop(owner) &&
+        arg.getArgNumber() == 0 && owner->getNumOperands() >= 3)
+      return llvm::all_of(owner->getOperands().take_front(3),
+                          [&](Value b) { return uniformInCTA(b, work); });
+    return false;
+  }
+  Operation *def = v.getDefiningOp();
+  switch (pointSourceOf(def)) {
+  case PointSource::Launch:
+  case PointSource::CTA:
+    return true;
+  case PointSource::Thread:
+    return false;
+  case PointSource::None:
+    break;
+  }
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return uniformInCTA(operand, work); });
 }
 
 bool checksync::isIntegerCast(Operation *op) {
@@ -419,4 +540,23 @@ SharedRead checksync::sharedReadOf(Operation *op) {
               rows >= 32 ? ~uint32_t(0) : (uint32_t(1) << rows) - 1};
     }
   return {};
+}
+
+bool checksync::isIntegerMul(Operation *op) {
+  return isa_and_nonnull<arith::MulIOp>(op);
+}
+
+bool checksync::isIntegerRem(Operation *op, bool *isSigned) {
+  bool rems = isa_and_nonnull<arith::RemSIOp>(op);
+  if (isSigned)
+    *isSigned = rems;
+  return rems || isa_and_nonnull<arith::RemUIOp>(op);
+}
+
+bool checksync::isZeroExtend(Operation *op) {
+  return isa_and_nonnull<arith::ExtUIOp>(op);
+}
+
+bool checksync::isIntegerTrunc(Operation *op) {
+  return isa_and_nonnull<arith::TruncIOp>(op);
 }

@@ -1,9 +1,4 @@
-// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error:
-// (No --implicit-check-not=warning: here: the checker of 2026-12-03 warns on
-// the two DSMEM stores of ranks 1-3, "may be followed by the kernel's exit
-// with no cluster barrier", although their only target, rank 0, waits for
-// every one of them before it exits: a false warning, kept as a strict xfail
-// in test/python/compiler/test_heldout_corpus.py.)
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // CHECK: .entry cluster_splitkv_combine(
 // Follows the split-KV combine of Dao-AILab/flash-attention
 // hopper/flash_fwd_combine_kernel.h (each split's partial O and LSE,

@@ -44,6 +44,8 @@ enum ReportSlot : unsigned {
   kGridRankSlot = 160,         // class 16
   kWgmmaReleaseSlot = 170,     // class 17
   kCpAsyncGroupSlot = 180,     // class 18, a read before its cp.async group completes
+  kProxyFenceSlot = 190,       // class 19
+  kRemoteRewriteSlot = 200,    // class 20
 };
 
 /// Every slot once: two rules given one number do not compile (a slot
@@ -79,7 +81,9 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kLaneOutsideMaskSlot,
     kGridRankSlot,
     kWgmmaReleaseSlot,
-    kCpAsyncGroupSlot};
+    kCpAsyncGroupSlot,
+    kProxyFenceSlot,
+    kRemoteRewriteSlot};
 constexpr bool reportSlotsDistinct() {
   constexpr unsigned n = sizeof(kAllReportSlots) / sizeof(kAllReportSlots[0]);
   for (unsigned i = 0; i < n; ++i)

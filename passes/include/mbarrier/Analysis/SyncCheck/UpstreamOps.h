@@ -50,6 +50,11 @@ enum class PointSource {
           // any other special register or gpu id op)
 };
 PointSource pointSourceOf(Operation *op);
+/// Whether `v` is the same for every thread of a CTA: built, by ops without
+/// side effects (divisions included), from constants, kernel parameters,
+/// launch dimensions, CTA ids and the induction variables of scf.for loops
+/// whose bounds are; through at most 64 values (`*work` counts them).
+bool uniformInCTA(Value v, unsigned *work);
 
 /// The ids that the SPMD interpreter evaluates per (rank, thread) point:
 /// thread and lane ids (gpu and nvvm), the CTA's rank and id in the cluster,
@@ -94,6 +99,15 @@ StringRef inlinePTX(Operation *op);
 /// (or wider) to a later relaxed arrival: NVVM fences or inline PTX.
 bool isUpstreamReleaseFence(Operation *op);
 
+/// `fence.proxy.async` (all state spaces, or `.shared::cta`): orders the
+/// thread's generic-proxy accesses of shared memory with later accesses by
+/// the async proxy (wgmma operands, bulk copies); NVVM ops or inline PTX.
+bool isAsyncProxySharedFence(Operation *op);
+/// The operands through which an async-proxy op reads shared memory: a
+/// wgmma's two matrix descriptors, a bulk store's source; none for another
+/// op.
+SmallVector<Value, 2> asyncProxySharedReads(Operation *op);
+
 /// A store to memory: llvm.store, nvvm.stmatrix, or an op of the memref or
 /// vector dialect with a write effect on its memref.
 bool isStore(Operation *op);
@@ -107,6 +121,8 @@ bool isForLoop(Operation *op);
 bool isWhileLoop(Operation *op);
 /// `scf.if`, `scf.index_switch`, `scf.execute_region`.
 bool isIfOp(Operation *op);
+/// The condition of an `scf.if`, or null for another op.
+Value ifCondition(Operation *op);
 bool isIndexSwitch(Operation *op);
 bool isExecuteRegion(Operation *op);
 
@@ -141,6 +157,20 @@ std::optional<BulkLoad> bulkLoadOf(Operation *op);
 /// llvm.store through a pointer of the shared address space.
 bool isLocalSharedStore(Operation *op);
 
+/// A load or store of another CTA's shared memory through a
+/// `.shared::cluster` address made by `nvvm.mapa` (through GEPs and
+/// address-space casts): the rank it maps to and the local address it maps.
+struct ClusterAccess {
+  Value rank, localAddress;
+  bool store = false;
+};
+std::optional<ClusterAccess> clusterAccessOf(Operation *op);
+/// A load of the executing CTA's own shared memory (`.shared::cta`).
+bool isLocalSharedLoad(Operation *op);
+/// The global (`llvm.mlir.addressof`) an address points into, through GEPs,
+/// address-space casts and `nvvm.mapa`; null where it starts elsewhere.
+Attribute allocationOf(Value ptr);
+
 /// The wgmma ops (sm_90a warpgroup MMAs, PTX ISA "wgmma"): an
 /// `mma_async`, a `commit_group`, and the N of a `wait_group N`.
 bool isWgmmaMma(Operation *op);
@@ -149,12 +179,23 @@ std::optional<int64_t> wgmmaWaitGroup(Operation *op);
 
 /// A CTA id of the grid (`%ctaid.*`, gpu.block_id).
 bool isGridCtaId(Operation *op);
+/// The CTAs of the grid along x that a kernel declares (gpu.func's
+/// `known_grid_size`), or none.
+std::optional<int64_t> declaredGridX(Operation *fn);
 
 /// An integer cast that keeps the value it casts where it fits
 /// (arith.index_cast[ui], extui, extsi, trunci).
 bool isIntegerCast(Operation *op);
 /// `arith.addi`.
 bool isIntegerAdd(Operation *op);
+/// `arith.muli`.
+bool isIntegerMul(Operation *op);
+/// `arith.remui` / `arith.remsi` (`isSigned`: whether it is remsi).
+bool isIntegerRem(Operation *op, bool *isSigned = nullptr);
+/// `arith.extui`.
+bool isZeroExtend(Operation *op);
+/// `arith.trunci`.
+bool isIntegerTrunc(Operation *op);
 
 /// A write to memory through an address: a store (llvm.store,
 /// nvvm.stmatrix) or a bulk copy into shared memory (its destination); the
