@@ -36,16 +36,12 @@ KNOWN_MISSES = {
         "cp.async groups (cp.async.wait_group N one too loose in a multistage ring) are not modeled",
     "cutlass_ptr_array.bug-one-consumer":
         "a pipe typed with 1 consumer released by two warpgroups per stage: silent",
-    "mosaic_pipeline.bug-phase-not-flipped":
-        "a phase bitfield carried through scf.for without its flip: the wait's stale parity is silent",
     "cutlass_cpasync_ws.bug-arrive-without-noinc":
         "cp.async.mbarrier.arrive without .noinc (a net-zero arrival) is not counted as a missing arrival",
     "triton_persistent_flat.bug-store-wait-missing":
         "staging buffer rewritten in a flattened persistent loop without the TMA store's wait_group.read",
     "fa3_varlen_reverse.bug-consumer-state-per-tile":
         "a pipe state restarted per tile by the consumer while the producer carries its own",
-    "sm100_umma_tmem.bug-tmem-empty-phase":
-        "startup deadlock: a wait without the phase offset on a barrier completed by tcgen05.commit's partner",
     "cluster_ring_allgather.bug-release-own-slot":
         "back-pressure released on the CTA's own barrier instead of the sender's (remote view left out)",
     "cluster_splitk_reduce.bug-root-from-blockidx":
