@@ -89,6 +89,7 @@ struct MBarrierCheckSyncPass
       timed("named-barriers", [&] { checkNamedBarriers(target, model, out); });
       timed("deadlock", [&] { checkDeadlock(target, model, out); });
       timed("warp-sync", [&] { checkWarpSync(target, model, out); });
+      timed("sequences", [&] { checkSequences(target, model, out); });
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

@@ -30,8 +30,6 @@ TWINS = sorted(CORPUS.glob("*.bug-*.mlir"))
 KNOWN_MISSES = {
     "cutlass_pingpong.bug-staging-before-wait-read":
         "missed: staging buffer rewritten at a warpgroup's next tile of a persistent scf.while (item 3)",
-    "cutlass_pingpong.bug-seq-start-group":
-        "missed: both math warpgroups start the ordered sequence as group 0 (item 6, seq.start's group)",
 }
 
 

@@ -42,6 +42,7 @@ enum ReportSlot : unsigned {
   kLaneOutsideMaskSlot = 150,  // class 15
   kGridRankSlot = 160,         // class 16
   kWgmmaReleaseSlot = 170,     // class 17
+  kSequenceGroupSlot = 180,    // class 5, an ordered-sequence group no thread starts
 };
 
 /// Reports of the checker, one per op and message, emitted at the end so

@@ -260,6 +260,8 @@ void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
                        Reporter &out);
 void checkWarpSync(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+/// Ordered sequences: the groups their seq.start ops start.
+void checkSequences(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 
 
 /// Whether `fn` is one block of structured control flow (the walkers need
