@@ -42,7 +42,7 @@ gpu.module @bitfield_not_flipped {
       %slot = arith.index_cast %slot32 : i32 to index
       %sh = arith.shrui %phases, %slot32 : i32
       %par = arith.andi %sh, %i1 : i32
-      // expected-error @+1 {{waits with parity 0 for phase 2 of an mbarrier that no warp can still arrive on: warp 0 wait here after every arrival on the barrier has come and completed its 2 earlier phase(s)}}
+      // expected-error @+1 {{waits with parity 0 for phase 2 of an mbarrier that no warp can still arrive on: warp 0 wait here after every arrival on the barrier has come and completed its 2 earlier phase(s), so the wait hangs, or, while the last phase's copies are still landing, returns at once for the phase before it and reads its data again (the parity does not follow the barrier's phases: a phase bit not flipped, a pipeline state restarted while the arriving threads carry theirs)}}
       mbarrier.wait %bars[%slot], %par : !mbarrier.group<2>
       %bit = arith.shli %i1, %slot32 : i32
       %flipped = arith.xori %phases, %bit : i32

@@ -29,7 +29,7 @@ gpu.module @both_warp_groups_group_0 {
     mbarrier.fence_init
     nvvm.barrier0
     %i0 = arith.constant 0 : i32
-    // expected-warning @+1 {{starts the ordered sequence of 2 groups only as group(s) 0: no thread starts group(s) 1, so group 0 waits for turns that nobody hands on}}
+    // expected-warning @+1 {{starts the ordered sequence of 2 groups only as group(s) 0: no thread starts group(s) 1, so group 0 waits for turns that nobody hands on (a hang once its released turns are taken) and the threads that share a group take their turns together, out of order (each role starts as its own group: seq.start with the role's index, CUTLASS's warp group - 1)}}
     %st = mbarrier.seq.start %order, %i0 : !mbarrier.ordered_seq<2, 2, arrivals = 128>
     %end = scf.for %i = %c0 to %tiles step %c1 iter_args(%s = %st) -> (!mbarrier.seq_state) {
       %mma, %s1 = mbarrier.seq.wait %order, %s : !mbarrier.ordered_seq<2, 2, arrivals = 128>
