@@ -27,6 +27,9 @@ func.func @group_loop(%group: i32, %pred: i1, %n: index) {
   // CHECK: %[[G:.*]] = mbarrier.alloc : !mbarrier.group<4>
   %g = mbarrier.alloc : !mbarrier.group<4>
   %o = mbarrier.seq.create %g : !mbarrier.group<4> -> !mbarrier.ordered_seq<2, 2, arrivals = 4>
+  // The start leaves its marker for the checker (sequence 0, length 2),
+  // unused: the loop starts from the group value itself.
+  // CHECK: arith.ori %[[GROUP]], %{{.*}} {mbarrier.group_start = array<i64: 0, 2>} : i32
   %st = mbarrier.seq.start %o, %group : !mbarrier.ordered_seq<2, 2, arrivals = 4>
   // CHECK: %[[END:.*]] = scf.for {{.*}} iter_args(%[[S:.*]] = %[[GROUP]]) -> (i32) {
   %end = scf.for %i = %c0 to %n step %c1 iter_args(%s = %st) -> (!mbarrier.seq_state) {

@@ -91,6 +91,7 @@ struct MBarrierCheckSyncPass
       timed("deadlock", [&] { checkDeadlock(target, model, out); });
       timed("warp-sync", [&] { checkWarpSync(target, model, out); });
       timed("cp-async-groups", [&] { checkCpAsyncGroups(target, model, out); });
+      timed("sequences", [&] { checkSequences(target, model, out); });
       failed |= out.emit(strict);
       if (inlined)
         inlined->destroy();

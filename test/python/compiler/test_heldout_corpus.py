@@ -45,12 +45,8 @@ CORPORA = {
     "heldout": dict(
         at_least=12,
         known_misses={
-            "mosaic_pipeline.bug-phase-not-flipped":
-                "a phase bitfield carried through scf.for without its flip: the wait's stale parity is silent",
             "fa3_varlen_reverse.bug-consumer-state-per-tile":
                 "a pipe state restarted per tile by the consumer while the producer carries its own",
-            "sm100_umma_tmem.bug-tmem-empty-phase":
-                "startup deadlock: a wait without the phase offset on a barrier completed by tcgen05.commit's partner",
         },
         known_false_alarms={
         },

@@ -27,10 +27,7 @@ TWINS = sorted(CORPUS.glob("*.bug-*.mlir"))
 
 # Twins the current checker misses on their BUG line (measured on main after
 # issue 30's protocol model and classes, 2026-12-03), name -> the kind of bug, with the item of issue 30 it falls under.
-KNOWN_MISSES = {
-    "cutlass_pingpong.bug-seq-start-group":
-        "missed: both math warpgroups start the ordered sequence as group 0 (item 6, seq.start's group)",
-}
+KNOWN_MISSES: dict[str, str] = {}  # none since the merge of i30f and i30x (2026-12-03)
 
 
 def test_corpus_shape():

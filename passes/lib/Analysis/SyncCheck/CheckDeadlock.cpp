@@ -19,6 +19,10 @@
 // schedules reach it and a warning where one does. Where every warp ends and
 // a named-barrier phase completed with bar.arrive alone, so that no thread
 // waited for it (an arrive where a sync was needed, vllm#26026): a warning.
+// Where the run is stuck with no cycle, a warp blocked in both schedules on
+// an mbarrier phase that no arrival starts (every arrival on the barrier has
+// come and completed whole phases), for the next phase of its parity after
+// the last one it saw: its parity does not follow the barrier's phases.
 //
 // Silence (no run) where the model cannot decide: a cluster of several CTAs,
 // an unknown block, unstructured control flow, a call it cannot see, a loop
@@ -30,6 +34,7 @@
 #include "NamedBarriers.h"
 #include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
 
 #include <map>
@@ -75,10 +80,17 @@ struct BarrierRun {
   // of each warp in the current phase.
   std::map<int64_t, int64_t> pending, mphase;
   std::map<int64_t, std::map<int64_t, int64_t>> phaseArrives;
+  // Per warp: the mbarrier wait it blocked at (its pc + 1, 0 for none) and
+  // the barrier's completed phases then.
+  std::vector<std::pair<size_t, int64_t>> blockedSince;
+  // The phase of each mbarrier that each warp's last passed wait on it
+  // returned for (-2: none yet): (warp, key) -> phase.
+  std::map<std::pair<int64_t, int64_t>, int64_t> observed;
   bool failed = false; // something outside the model (e.g. over-arrival)
 
   explicit BarrierRun(const BarrierTraces &traces)
-      : traces(traces), pc(traces.numWarps, 0), done(traces.numWarps, false) {
+      : traces(traces), pc(traces.numWarps, 0), done(traces.numWarps, false),
+        blockedSince(traces.numWarps, {0, 0}) {
     for (auto [key, count] : traces.initCounts)
       pending[key] = count;
   }
@@ -152,8 +164,22 @@ struct BarrierRun {
           failed = true;
           return moved;
         }
-        if ((mphase[e.key] & 1) == e.parity)
-          return moved; // blocked
+        int64_t &last = observed.try_emplace({w, e.key}, -2).first->second;
+        if ((mphase[e.key] & 1) == e.parity) {
+          // A warp blocked at this wait is released by the completion of
+          // the phase it waited for, even where the barrier has gone on by
+          // another phase before the warp runs again (the hardware wakes
+          // the waiting threads when the phase completes).
+          auto &[at, since] = blockedSince[w];
+          if (at != pc[w] + 1 || mphase[e.key] <= since) {
+            at = pc[w] + 1;
+            since = mphase[e.key];
+            return moved; // blocked
+          }
+          last = since;
+        } else {
+          last = mphase[e.key] - 1;
+        }
       }
       ++pc[w];
       moved = true;
@@ -183,6 +209,15 @@ struct BarrierRun {
   }
 
   const BarrierEvent &blockedAt(int64_t w) const { return traces.traces[w][pc[w]]; }
+
+  /// The warps blocked at `op`.
+  llvm::BitVector blockedAtOp(Operation *op) const {
+    llvm::BitVector warps(traces.numWarps);
+    for (int64_t u = 0; u < traces.numWarps; ++u)
+      if (!done[u] && !traces.traces[u].empty() && blockedAt(u).op == op)
+        warps.set(u);
+    return warps;
+  }
 
   /// The warps other than `w` whose events from their current one on arrive
   /// on `key`, leaving out those blocked on `key` themselves (their later
@@ -283,6 +318,66 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
   return false;
 }
 
+/// The warps of a stuck run blocked on an mbarrier phase that no arrival
+/// has started (its pending count is the whole init count), after at least
+/// one completed phase, and that no warp can still arrive on (every warp
+/// whose later events arrive on it is done or waits on it too): every
+/// arrival the protocol makes on the barrier has come and completed whole
+/// phases, and the wait is for the phase after them.
+SmallVector<int64_t> unstartedPhaseWaits(const BarrierRun &run) {
+  SmallVector<int64_t> warps;
+  for (int64_t w = 0; w < run.traces.numWarps; ++w) {
+    if (run.done[w] || run.traces.traces[w].empty())
+      continue;
+    const BarrierEvent &e = run.blockedAt(w);
+    if (e.named() || e.kind != BarrierEvent::Wait)
+      continue;
+    auto pending = run.pending.find(e.key);
+    auto count = run.traces.initCounts.find(e.key);
+    auto completed = run.mphase.find(e.key);
+    if (pending == run.pending.end() || count == run.traces.initCounts.end() ||
+        pending->second != count->second || completed == run.mphase.end() ||
+        completed->second == 0 || run.arriversOn(e.key, w).any())
+      continue; // a phase short of arrivals, or never arrived on: class 4
+    // The phase the wait is for, from the warp's own view: the next one of
+    // its parity after the last phase it saw. A warp that comes to the
+    // wait after the barrier has gone two phases past it lags (the run let
+    // another warp run ahead), which is not the protocol's parity.
+    auto seen = run.observed.find({w, e.key});
+    int64_t last = seen == run.observed.end() ? -2 : seen->second;
+    int64_t intended = last + 1 + (((last + 1) & 1) != e.parity);
+    if (intended != completed->second)
+      continue;
+    warps.push_back(w);
+  }
+  return warps;
+}
+
+/// Reports the wait of `w` in `run`, blocked on a phase that no arrival
+/// starts (unstartedPhaseWaits). Its parity does not follow the barrier's
+/// phases (a phase bit carried through the loop without its flip, a ring
+/// state restarted where the arrivers carry theirs): on the GPU the wait
+/// hangs, or, while the last phase's bulk copies are still landing, returns
+/// at once for the phase before, whose data it then reads again.
+void reportUnstartedPhase(const BarrierRun &run, int64_t w, Severity severity,
+                          Reporter &out) {
+  const BarrierEvent &e = run.blockedAt(w);
+  int64_t phases = run.mphase.at(e.key);
+  llvm::BitVector same = run.blockedAtOp(e.op);
+  out.report(e.op, severity, kDeadlockSlot)
+      << "waits with parity " << e.parity << " for phase " << phases
+      << " of an mbarrier that no warp can still arrive on: "
+      << run.traces.model.describe(same)
+      << " wait here after every arrival on the barrier has come and "
+         "completed its "
+      << phases
+      << " earlier phase(s), so the wait hangs, or, while the last phase's "
+         "copies are still landing, returns at once for the phase before it "
+         "and reads its data again (the parity does not follow the barrier's "
+         "phases: a phase bit not flipped, a pipeline state restarted while "
+         "the arriving threads carry theirs)";
+}
+
 /// The report of a stuck run; whether it made one.
 bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
   int64_t n = run.traces.numWarps;
@@ -303,11 +398,7 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
       });
     if (e.count > 0 && users * kWarpSize < e.count)
       return true;
-    llvm::BitVector same(n);
-    for (int64_t u = 0; u < n; ++u)
-      if (!run.done[u] && !run.traces.traces[u].empty() &&
-          run.blockedAt(u).op == e.op)
-        same.set(u);
+    llvm::BitVector same = run.blockedAtOp(e.op);
     out.report(e.op, severity, kDeadlockSlot)
         << "deadlock: " << run.traces.model.describe(same) << " wait here on "
         << describeEventBarrier(run, e) << " for "
@@ -444,8 +535,51 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
         keys[stuck->blockedAt(w).key] = true;
         namedBlocked |= stuck->blockedAt(w).named();
       }
-    if (keys.size() > 1 || namedBlocked)
-      reportDeadlock(*stuck, severity, out);
+    if ((keys.size() > 1 || namedBlocked) &&
+        reportDeadlock(*stuck, severity, out))
+      return;
+    // A wait for a phase that no arrival starts, at the same op in both
+    // schedules of an instance (a warp that only lags a whole phase behind
+    // in one schedule, such as a producer warp that waits and never
+    // arrives, is the schedule's, not the protocol's): an error where every
+    // counted instance has it, else a warning.
+    llvm::DenseMap<Operation *, std::pair<int64_t, const BarrierRun *>> hits;
+    SmallVector<Operation *> order; // first found first
+    int64_t counted = 0;
+    for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+      if (anyFull && !runs[i]->traces.instance.full())
+        continue;
+      ++counted;
+      SmallVector<int64_t> ascending = unstartedPhaseWaits(*runs[i]);
+      SmallVector<int64_t> descending = unstartedPhaseWaits(*runs[i + 1]);
+      llvm::SmallPtrSet<Operation *, 4> both, seen;
+      for (int64_t u : descending)
+        both.insert(runs[i + 1]->blockedAt(u).op);
+      for (int64_t u : ascending) {
+        Operation *op = runs[i]->blockedAt(u).op;
+        if (!both.contains(op) || !seen.insert(op).second)
+          continue;
+        auto &hit = hits[op];
+        if (!hit.second) {
+          hit.second = runs[i].get();
+          order.push_back(op);
+        }
+        ++hit.first;
+      }
+    }
+    for (Operation *op : order) {
+      auto [instances, first] = hits.lookup(op);
+      const BarrierRun &run = *first;
+      for (int64_t u = 0; u < run.traces.numWarps; ++u)
+        if (!run.done[u] && !run.traces.traces[u].empty() &&
+            run.blockedAt(u).op == op) {
+          reportUnstartedPhase(run, u,
+                               instances == counted ? Severity::Error
+                                                    : Severity::Warning,
+                               out);
+          break;
+        }
+    }
     return;
   }
   // Every warp ended: a named-barrier phase that completed with arrivals

@@ -593,11 +593,14 @@ private:
       return true;
     if (auto init = dyn_cast<InitOp>(op))
       return initOp(init);
-    if (isa<ArriveOp, ArriveExpectTxOp>(op))
+    // tcgen05.commit arrives once per executing thread when its MMAs are
+    // done (PTX ISA, "tcgen05.commit"): like bulk copies, they are taken to
+    // complete.
+    if (isa<ArriveOp, ArriveExpectTxOp, Tcgen05CommitOp>(op))
       return arrive(op);
     if (auto wait = dyn_cast<WaitOp>(op))
       return waitOp(wait);
-    return fail(__LINE__); // try_wait, test_wait, tcgen05_commit, pipes, sequences
+    return fail(__LINE__); // try_wait, test_wait, pipes, sequences
   }
 
   bool named(Operation *op, bool waits) {
@@ -683,7 +686,8 @@ private:
   }
 
   bool arrive(Operation *op) {
-    Value countValue = cast<MBarrierArrivalOpInterface>(op).getArrivalCount();
+    auto arrival = dyn_cast<MBarrierArrivalOpInterface>(op);
+    Value countValue = arrival ? arrival.getArrivalCount() : Value();
     std::optional<int64_t> count =
         countValue ? evalWarpInt(countValue) : std::optional<int64_t>(1);
     if (!count || *count < 1)

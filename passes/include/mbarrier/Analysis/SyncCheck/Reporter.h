@@ -46,6 +46,7 @@ enum ReportSlot : unsigned {
   kCpAsyncGroupSlot = 180,     // class 18, a read before its cp.async group completes
   kProxyFenceSlot = 190,       // class 19
   kRemoteRewriteSlot = 200,    // class 20
+  kSequenceGroupSlot = 53,     // class 5, an ordered-sequence group no thread starts
 };
 
 /// Every slot once: two rules given one number do not compile (a slot
@@ -83,7 +84,8 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kWgmmaReleaseSlot,
     kCpAsyncGroupSlot,
     kProxyFenceSlot,
-    kRemoteRewriteSlot};
+    kRemoteRewriteSlot,
+    kSequenceGroupSlot};
 constexpr bool reportSlotsDistinct() {
   constexpr unsigned n = sizeof(kAllReportSlots) / sizeof(kAllReportSlots[0]);
   for (unsigned i = 0; i < n; ++i)

@@ -263,6 +263,8 @@ void checkWarpSync(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 /// Class 18: shared memory read while a cp.async group may still write it.
 void checkCpAsyncGroups(FunctionOpInterface fn, SPMDModel &model,
                         Reporter &out);
+/// Ordered sequences: the groups their seq.start ops start.
+void checkSequences(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 
 
 /// Whether `fn` is one block of structured control flow (the walkers need

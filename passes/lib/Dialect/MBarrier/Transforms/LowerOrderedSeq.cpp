@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <memory>
+
 using namespace mlir;
 using namespace mlir::mbarrier;
 
@@ -90,15 +92,32 @@ struct SeqInitLowering : OpConversionPattern<SeqInitOp> {
   }
 };
 
+/// No turn taken yet: c = 0, so the state is the group itself. What the
+/// checker needs of the op stays beside it (docs/checker.md, "Ordered
+/// sequences"): a marker `arith.ori %group, 0` with the seq.start's
+/// location and `mbarrier.group_start = array<i64: sequence, length>` (the
+/// sequence numbered in the order the lowering meets it), whose result
+/// nothing uses: the state folds as before, and the marker is dead code for
+/// the passes after the checker.
 struct SeqStartLowering : OpConversionPattern<SeqStartOp> {
-  using OpConversionPattern::OpConversionPattern;
+  SeqStartLowering(const TypeConverter &types, MLIRContext *ctx)
+      : OpConversionPattern(types, ctx),
+        sequences(std::make_shared<llvm::DenseMap<Value, int64_t>>()) {}
   LogicalResult
   matchAndRewrite(SeqStartOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // No turn taken yet: c = 0, so the state is the group itself.
+    Location loc = op.getLoc();
+    int64_t id =
+        sequences->try_emplace(adaptor.getSeq(), sequences->size()).first->second;
+    auto marker = arith::OrIOp::create(rewriter, loc, adaptor.getGroup(),
+                                       i32(rewriter, loc, 0));
+    marker->setAttr(kSeqStartAttr,
+                    rewriter.getDenseI64ArrayAttr(
+                        {id, int64_t(seqOf(op.getSeq()).getLength())}));
     rewriter.replaceOp(op, adaptor.getGroup());
     return success();
   }
+  std::shared_ptr<llvm::DenseMap<Value, int64_t>> sequences;
 };
 
 struct SeqWaitLowering : OpConversionPattern<SeqWaitOp> {

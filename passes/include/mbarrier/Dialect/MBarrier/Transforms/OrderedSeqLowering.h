@@ -14,6 +14,11 @@ class RewritePatternSet;
 class TypeConverter;
 
 namespace mbarrier {
+/// The attribute of the marker that each lowered `seq.start` leaves (an
+/// unused `arith.ori %group, 0` at its location): `array<i64: sequence,
+/// length>`, read by mbarrier-check-sync (CheckSequences.cpp).
+inline constexpr char kSeqStartAttr[] = "mbarrier.group_start";
+
 /// Adds the type conversions (`!mbarrier.ordered_seq<D, L>` -> the
 /// `!mbarrier.group<D*L>` it was made from, states and turns -> `i32`), the
 /// patterns of every ordered-sequence op, and marks those ops illegal.
