@@ -66,7 +66,7 @@ from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, sto
                                  store_tile, store_tile_any, warpgroup_barrier)
 from gemm_parts.launch import run_and_check
 from gemm_parts.pingpong import check_pingpong, pingpong_consumer
-from gemm_parts.producer import pipe_producer
+from gemm_parts.producer import check_loads, pipe_producer
 from gemm_parts.wgmma import BK
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import (Kernel, OrderedSequence, Pipeline, WarpgroupRoles,
@@ -127,6 +127,10 @@ class Config:
     # Split-K (gemm_parts/splitk.py): each tile's K blocks in split_k work units
     # (persistent, cooperative, direct f32 partials; a second kernel sums them).
     split_k: int = 1
+    # The producer's loads (gemm_parts/producer.py): A's and B's tensor maps'
+    # L2 promotion ("128B" or "256B"), and each tile's K loop from its own block.
+    l2_promotion: str = "128B"
+    k_rotate: bool = False
 
     def __post_init__(self):
         layouts.check_majors(self.a_major, self.b_major, self.b_box_rows)
@@ -155,6 +159,7 @@ class Config:
             raise ValueError(f"consumers is 'cooperative' or 'pingpong', got {self.consumers!r}")
         if self.consumers == "cooperative" and self.bm != 128:
             raise ValueError(f"the cooperative consumers split a 128-row tile, got bm={self.bm}")
+        check_loads(self)                          # gemm_parts/producer.py
         check_pingpong(self)                       # gemm_parts/pingpong.py
         splitk.check_split(self)                   # gemm_parts/splitk.py
         if self.group_m % self.cluster:
@@ -197,7 +202,8 @@ class Config:
         pp = ("_pp" if self.consumers == "pingpong" else "") + \
             (f"_k{self.split_k}" if self.split_k > 1 else "")
         lay = layouts.layout_suffix(self.a_major, self.b_major)
-        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{lay}"
+        r = "_r" if self.k_rotate else ""
+        return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{r}{e}_{self.out}{lay}"
 
     def tiles(self, M: int, N: int) -> int:
         """Output tiles of an M x N output: M tiles padded to whole clusters."""
@@ -293,7 +299,7 @@ def build(M: int = 8192, N: int = 8192, K: int = 8192, cfg: Config | None = None
                     for tile_m, tile_n, k_first, k_count, _ in each_tile([producer]):
                         b_row = tile_n * BN + rank * cfg.b_box_rows
                         pipe_producer(k, cfg, producer, a_ring, b_ring, k_count, tile_m,
-                                      b_row, rank, k_first)
+                                      b_row, rank, k_first, (tile_m, tile_n, tiles_m, tiles_n))
                     producer.tail()                # every stage released before exit
                 else:
                     ((tile_m, tile_n, *_),) = each_tile([])
@@ -356,11 +362,11 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     a_op = layouts.Operand("a", M, K, cfg.a_major, ab.shape[1], 0)
     b_op = layouts.Operand("b", N, K, cfg.b_major, bb.shape[1], 0)
     a_map = manifest.tensormap("a", a_op.map_shape(), a_op.box(cfg.bm), dtype="uint16",
-                               swizzle="128B")
+                               swizzle="128B", l2_promotion=cfg.l2_promotion)
     return manifest.Case(
         k, [manifest.buffer("a", ab), manifest.buffer("b", bb), a_map,
-            manifest.tensormap("b", b_op.map_shape(), b_op.box(cfg.b_box_rows),
-                               dtype="uint16", swizzle="128B"),
+            manifest.tensormap("b", b_op.map_shape(), b_op.box(cfg.b_box_rows), dtype="uint16",
+                               swizzle="128B", l2_promotion=cfg.l2_promotion),
             manifest.buffer("c", fill=-1 if f32 else 0xFFFF,   # NaN poison
                             shape=list(expect.shape), dtype=out_dtype)] +
         # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).

@@ -190,7 +190,8 @@ def build(config: dict) -> tuple[dict, bytes]:
     meta = {"split_k": cfg.split_k, "entry": cfg.name, "config": config, "bm": cfg.bm, "bn": cfg.bn,
             "cluster": cfg.cluster, "persistent": cfg.persistent, "epilogue": cfg.epilogue,
             "out": cfg.out, "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
-            "smem_bytes": cfg.smem_bytes, "a_major": cfg.a_major, "b_major": cfg.b_major}
+            "smem_bytes": cfg.smem_bytes, "a_major": cfg.a_major, "b_major": cfg.b_major,
+            "l2_promotion": cfg.l2_promotion}
     return meta, compiled.cubin
 
 
@@ -245,7 +246,7 @@ def _capturing() -> bool:
     return bool(torch is not None and torch.cuda.is_current_stream_capturing())
 
 
-def _tensor_map(op_or_c, box):
+def _tensor_map(op_or_c, box, l2_promotion="128B"):
     rt = runtime()
     if isinstance(op_or_c, layouts.Operand):
         ptr, shape, strides, nbytes = (op_or_c.ptr, op_or_c.map_shape(), op_or_c.map_strides(),
@@ -253,7 +254,7 @@ def _tensor_map(op_or_c, box):
     else:
         ptr, shape = op_or_c
         strides, nbytes = (shape[1] * 2, 2), shape[0] * shape[1] * 2
-    key = (ptr, shape, strides, box)
+    key = (ptr, shape, strides, box, l2_promotion)
     if key not in _maps:
         if _capturing():
             raise RuntimeError("matmul: a new tensor map during CUDA-graph capture: call "
@@ -261,7 +262,7 @@ def _tensor_map(op_or_c, box):
         import numpy as np
         buf = rt.DeviceBuffer(ptr, (nbytes // 2,), np.dtype(np.uint16))
         tm = rt.encode_tensor_map_tiled(buf, "bfloat16", shape, box, strides=strides,
-                                        swizzle="128B")
+                                        swizzle="128B", l2_promotion=l2_promotion)
         tm.device_buffer()          # the device copy now, not while capturing
         _maps[key] = tm
     return _maps[key]
@@ -338,8 +339,9 @@ def _prepare(cache, config, A, B, out, M, N, K, stream, sms):
     rt = runtime()
     meta, cubin = cache.get(config)
     function = _function(meta, cubin)
-    ta = _tensor_map(A, A.box(meta["bm"]))
-    tb = _tensor_map(B, B.box(meta["b_box_rows"]))
+    l2 = meta.get("l2_promotion", "128B")
+    ta = _tensor_map(A, A.box(meta["bm"]), l2)
+    tb = _tensor_map(B, B.box(meta["b_box_rows"]), l2)
     split = meta.get("split_k", 1)
     dc = rt.DeviceBuffer(out.data_ptr(), (M, N), np.dtype(np.uint16))
     if split > 1:
@@ -413,7 +415,7 @@ def fill(directory, names=None) -> list[str]:
             continue
         for a_major in layouts.MAJORS:
             for b_major in layouts.MAJORS:
-                if b_major == "MN" and kwargs["bn"] % layouts.MN_CHUNK:
+                if b_major == "MN" and (kwargs["bn"] // kwargs["cluster"]) % layouts.MN_CHUNK:
                     continue                # an N-major B loads 64-row chunks
                 meta, _ = cache.get({**kwargs, "a_major": a_major, "b_major": b_major})
                 built.append(meta["entry"])

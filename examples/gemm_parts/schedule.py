@@ -98,7 +98,31 @@ CONFIG_KWARGS = {
                         consumers="pingpong", group_m=32),
     "p1_224_ts": dict(bn=224, stages=4, cluster=1, persistent=True, epilogue="tma"),
     "p1_144_ts": dict(bn=144, stages=5, cluster=1, persistent=True, epilogue="tma"),
+    # 2x1 clusters (B multicast to the two CTAs of neighbouring M tiles):
+    # each CTA loads half of the B tile, so the L2 -> SM traffic per K block
+    # drops by a quarter to a third (the skinny shapes, where a 128 MiB
+    # operand streams past 128 CTAs).
+    "pp2_64x256_ts": dict(bm=64, bn=256, stages=4, cluster=2, persistent=True, epilogue="tma",
+                          consumers="pingpong", group_m=32),
+    "pp2_64x128_ts": dict(bm=64, bn=128, stages=8, cluster=2, persistent=True, epilogue="tma",
+                          consumers="pingpong", group_m=32),
+    "pp2_64x64_ts": dict(bm=64, bn=64, stages=8, cluster=2, persistent=True, epilogue="tma",
+                         consumers="pingpong", group_m=32),
+    "pp2_128x128_ts": dict(bm=128, bn=128, stages=6, cluster=2, persistent=True,
+                           epilogue="tma", consumers="pingpong"),
+    "p2_128_ts": dict(bn=128, stages=6, cluster=2, persistent=True, epilogue="tma"),
+    "p2_192_ts": dict(bn=192, stages=4, cluster=2, persistent=True, epilogue="tma"),
+    "p2_256_ts": dict(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
 }
+# The loads' knobs (gemm_parts/producer.py) on the candidates' tiles: "_l2",
+# 256-byte L2 promotion of A's and B's tensor maps; "_r", each tile's K loop
+# from its own first block (k_rotate); "_l2r", both.
+LOAD_KNOBS = {"_l2": dict(l2_promotion="256B"), "_r": dict(k_rotate=True),
+              "_l2r": dict(l2_promotion="256B", k_rotate=True)}
+for _base in ("p1_256_ts", "p1_192_ts", "p1_128_ts", "pp_128x128_ts", "pp_64x128_ts",
+              "pp_64x64_ts"):
+    for _suffix, _knobs in LOAD_KNOBS.items():
+        CONFIG_KWARGS[_base + _suffix] = {**CONFIG_KWARGS[_base], **_knobs}
 # Split-K (gemm_parts/splitk.py): the cooperative persistent kernel, each
 # tile's K loop in S work units, f32 partials and a second kernel's sum.
 for _bn, _stages in ((256, 4), (128, 6)):
