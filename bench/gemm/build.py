@@ -58,6 +58,7 @@ CONFIGS = {
     "p1_256_f32": run5(bn=256, stages=4, cluster=1, out="f32", persistent=True),
     # ... with the TMA-store epilogue (shared staging, 128-byte swizzle):
     "p1_256_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_256_ts"]),
+    "p2_256_ts": run5(bn=256, stages=4, cluster=2, persistent=True, epilogue="tma"),
     "p1_128_ts": gemm.Config(**schedule.CONFIG_KWARGS["p1_128_ts"]),
     "c1_256_ts": run5(bn=256, stages=4, cluster=1, epilogue="tma"),
     # 128x192 tiles (wave quantization: 3072^3 is 384 of them, 2.91 waves
@@ -67,7 +68,11 @@ CONFIGS = {
     # tile, the two on alternate tiles, in turn through an ordered sequence.
     "pp_64x256_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_64x256_ts"]),
     "pp_128x128_ts": gemm.Config(**schedule.CONFIG_KWARGS["pp_128x128_ts"]),
-    # ... in a 2x1 cluster (pp2_*, p2_*: the schedule's, below): B multicast
+    # ... in a 2x1 cluster: B (256 of the 320 rows a stage loads) multicast
+    "pp2_64x256_ts": run5(bm=64, bn=256, stages=4, cluster=2, persistent=True,
+                          epilogue="tma", consumers="pingpong", group_m=32),
+    "pp2_128x128_ts": run5(bm=128, bn=128, stages=6, cluster=2, persistent=True,
+                           epilogue="tma", consumers="pingpong"),
     "pp_64x256": run5(bm=64, bn=256, stages=4, cluster=1, persistent=True,
                       consumers="pingpong", group_m=32),
     # The first version's raw TMABar/MBarrier ring, for the comparison in one
@@ -81,7 +86,7 @@ CONFIGS = {
 for _name, _kwargs in schedule.CONFIG_KWARGS.items():
     CONFIGS.setdefault(_name, gemm.Config(**_kwargs))
     for _a, _b in (("K", "MN"), ("MN", "K"), ("MN", "MN")):
-        if _b == "MN" and (_kwargs["bn"] // _kwargs["cluster"]) % MN_CHUNK:
+        if _b == "MN" and _kwargs["bn"] % MN_CHUNK:
             continue                            # an N-major B loads 64-row chunks
         CONFIGS[_name + layout_suffix(_a, _b)] = gemm.Config(**_kwargs, a_major=_a, b_major=_b)
 
@@ -125,21 +130,17 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          # in 2, 4 blocks in 3, 3 blocks in 4: a slice of no block), odd N
          ("sk_256_k2", 520, 1031, 1032), ("sk_128_k3", 130, 777, 200),
          ("sk_128_k4", 264, 136, 136), ("sk_256_k3_aMN_bMN", 136, 520, 520),
-         # 2x1 clusters, B multicast: an odd count of M tiles (the padded
-         # cluster's second CTA computes rows past M, stores none), odd N,
-         # 4 CTAs (2 clusters) walking several tiles; the other layouts
-         ("pp2_64x128_ts", 200, 1032, 136), ("pp2_64x64_ts", 130, 261, 200),
-         ("p2_128_ts", 520, 776, 136), ("p2_192_ts", 264, 1000, 200),
-         ("pp2_64x128_ts_aMN_bMN", 136, 520, 72), ("pp2_128x128_ts_aK_bMN", 264, 648, 200),
-         ("p2_128_ts_aMN_bK", 392, 777, 136), ("pp2_64x256_ts_aMN_bK", 200, 520, 136),
-         # k_rotate (each tile's K loop from its own block, wrapping) and
-         # 256-byte L2 promotion: tiles on either longer side, K of 1, 3, 9
-         # and 17 blocks (K not a multiple of 64: the last block's zeros
-         # reached mid-loop), the other layouts
-         ("pp_64x128_ts_l2r", 520, 264, 1032), ("p1_256_ts_r", 136, 1032, 200),
-         ("pp_128x128_ts_r", 264, 648, 520), ("p1_128_ts_l2r", 130, 777, 8),
-         ("pp_64x64_ts_r", 1040, 136, 560), ("p1_192_ts_l2", 520, 776, 136),
-         ("pp_64x128_ts_l2r_aMN_bMN", 264, 520, 200), ("p1_128_ts_r_aMN_bK", 776, 136, 1032)]
+         # an odd count of 64-column chunks (3, 3, 1) on short K, 4 CTAs
+         # walking 15 to 68 tiles: a tile's first chunk reuses the staging
+         # buffer of the previous tile's last store (epilogue.reads_left;
+         # p1_192_ts 520 x 776 x 136 showed the race, run 4)
+         ("p1_192_ts", 520, 776, 136), ("p1_224_ts", 1040, 448, 136),
+         ("pp_64x64_ts", 520, 136, 72),
+         # the operands swapped, C^T stored (C N x M): M % 8 == 0 through the
+         # transposed staging and C's TMA map, else value by value; odd N
+         ("pp_64x128_ts_t", 136, 1032, 200), ("p1_128_ts_t", 264, 777, 136),
+         ("pp_64x64_ts_t", 130, 264, 72), ("pp_128x128_ts_t", 520, 264, 1032),
+         ("p1_128_ts_t_aMN_bK", 264, 520, 136), ("pp_64x128_ts_t_aK_bMN", 200, 1032, 72)]
 #: split-K's reduction, checked bit for bit: (slices, M, N), M N not a multiple of 4
 REDUCE_EXACT = [(2, 37, 51), (4, 64, 64), (3, 130, 777)]
 

@@ -49,7 +49,8 @@ def _short(config: dict) -> str:
     bm = config.get("bm", 128)
     if config.get("split_k", 1) > 1:
         return f"sk_{config['bn']}_k{config['split_k']}"
-    return f"{kind}_{bm}x{config['bn']}" if kind == "pp" else f"p1_{config['bn']}"
+    t = "_t" if config.get("store_transposed") else ""      # operands swapped, C^T stored
+    return (f"{kind}_{bm}x{config['bn']}" if kind == "pp" else f"p1_{config['bn']}") + t
 
 
 def main() -> None:

@@ -190,8 +190,7 @@ def build(config: dict) -> tuple[dict, bytes]:
     meta = {"split_k": cfg.split_k, "entry": cfg.name, "config": config, "bm": cfg.bm, "bn": cfg.bn,
             "cluster": cfg.cluster, "persistent": cfg.persistent, "epilogue": cfg.epilogue,
             "out": cfg.out, "b_box_rows": cfg.b_box_rows, "threads": gemm.THREADS,
-            "smem_bytes": cfg.smem_bytes, "a_major": cfg.a_major, "b_major": cfg.b_major,
-            "l2_promotion": cfg.l2_promotion}
+            "smem_bytes": cfg.smem_bytes, "a_major": cfg.a_major, "b_major": cfg.b_major}
     return meta, compiled.cubin
 
 
@@ -246,7 +245,7 @@ def _capturing() -> bool:
     return bool(torch is not None and torch.cuda.is_current_stream_capturing())
 
 
-def _tensor_map(op_or_c, box, l2_promotion="128B"):
+def _tensor_map(op_or_c, box):
     rt = runtime()
     if isinstance(op_or_c, layouts.Operand):
         ptr, shape, strides, nbytes = (op_or_c.ptr, op_or_c.map_shape(), op_or_c.map_strides(),
@@ -254,7 +253,7 @@ def _tensor_map(op_or_c, box, l2_promotion="128B"):
     else:
         ptr, shape = op_or_c
         strides, nbytes = (shape[1] * 2, 2), shape[0] * shape[1] * 2
-    key = (ptr, shape, strides, box, l2_promotion)
+    key = (ptr, shape, strides, box)
     if key not in _maps:
         if _capturing():
             raise RuntimeError("matmul: a new tensor map during CUDA-graph capture: call "
@@ -262,7 +261,7 @@ def _tensor_map(op_or_c, box, l2_promotion="128B"):
         import numpy as np
         buf = rt.DeviceBuffer(ptr, (nbytes // 2,), np.dtype(np.uint16))
         tm = rt.encode_tensor_map_tiled(buf, "bfloat16", shape, box, strides=strides,
-                                        swizzle="128B", l2_promotion=l2_promotion)
+                                        swizzle="128B")
         tm.device_buffer()          # the device copy now, not while capturing
         _maps[key] = tm
     return _maps[key]
@@ -286,8 +285,25 @@ def _function(meta: dict, cubin: bytes):
 def config_for_layout(M: int, N: int, K: int, a_major: str, b_major: str, sms: int) -> dict:
     """The schedule's configuration for M x N x K (Config's keyword
     arguments), in the operands' layout."""
-    name = schedule.config_for(M, N, K, sms=sms, b_major=b_major)
-    return {**schedule.CONFIG_KWARGS[name], "a_major": a_major, "b_major": b_major}
+    name = schedule.config_for(M, N, K, sms=sms, b_major=b_major, a_major=a_major)
+    return in_layout(name, a_major, b_major)
+
+
+def in_layout(name: str, a_major: str, b_major: str) -> dict:
+    """Configuration `name` (schedule.CONFIG_KWARGS) for ``a`` and ``b`` of
+    these majors: a ``store_transposed`` one takes ``b`` as the kernel's A
+    and ``a`` as its B (C^T = B A^T)."""
+    kwargs = schedule.CONFIG_KWARGS[name]
+    if kwargs.get("store_transposed"):
+        a_major, b_major = b_major, a_major
+    return {**kwargs, "a_major": a_major, "b_major": b_major}
+
+
+def builds(name: str, a_major: str, b_major: str) -> bool:
+    """Whether configuration `name` has a build for ``a`` and ``b`` of these
+    majors (an MN-major kernel B loads whole 64-row chunks)."""
+    config = in_layout(name, a_major, b_major)
+    return config["b_major"] == "K" or (config["bn"] // config["cluster"]) % layouts.MN_CHUNK == 0
 
 
 def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
@@ -319,7 +335,7 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
     if config is None:
         config = config_for_layout(M, N, K, A.major, B.major, sms)
     else:
-        config = {**schedule.CONFIG_KWARGS[config], "a_major": A.major, "b_major": B.major}
+        config = in_layout(config, A.major, B.major)
     key = (json.dumps(config, sort_keys=True), A, B, out.data_ptr(), M, N, K, stream, sms)
     issue = _launches.get(key)
     if issue is None:                  # (during capture: host work only, the maps exist)
@@ -339,9 +355,10 @@ def _prepare(cache, config, A, B, out, M, N, K, stream, sms):
     rt = runtime()
     meta, cubin = cache.get(config)
     function = _function(meta, cubin)
-    l2 = meta.get("l2_promotion", "128B")
-    ta = _tensor_map(A, A.box(meta["bm"]), l2)
-    tb = _tensor_map(B, B.box(meta["b_box_rows"]), l2)
+    # the kernel's operands and M x N: b, a and N x M where C^T = B A^T is stored
+    KA, KB, KM, KN = (B, A, N, M) if config.get("store_transposed") else (A, B, M, N)
+    ta = _tensor_map(KA, KA.box(meta["bm"]))
+    tb = _tensor_map(KB, KB.box(meta["b_box_rows"]))
     split = meta.get("split_k", 1)
     dc = rt.DeviceBuffer(out.data_ptr(), (M, N), np.dtype(np.uint16))
     if split > 1:
@@ -353,8 +370,8 @@ def _prepare(cache, config, A, B, out, M, N, K, stream, sms):
     tc = []
     if meta["epilogue"] == "tma":   # C's map (rows 16-byte aligned), else A's, unused
         tc = [_tensor_map((out.data_ptr(), (M, N)), TMA_STORE_BOX) if N % 8 == 0 else ta]
-    args = [ta, tb, ws if split > 1 else dc, *tc, np.int32(M), np.int32(N), np.int32(K)]
-    gemm_launch = rt.prepare_launch(function, grid(meta, M, N, sms), meta["threads"], args,
+    args = [ta, tb, ws if split > 1 else dc, *tc, np.int32(KM), np.int32(KN), np.int32(K)]
+    gemm_launch = rt.prepare_launch(function, grid(meta, KM, KN, sms), meta["threads"], args,
                                     meta["cluster"] if meta["cluster"] > 1 else None,
                                     meta["smem_bytes"], stream or None)
     if split == 1:
@@ -415,9 +432,9 @@ def fill(directory, names=None) -> list[str]:
             continue
         for a_major in layouts.MAJORS:
             for b_major in layouts.MAJORS:
-                if b_major == "MN" and (kwargs["bn"] // kwargs["cluster"]) % layouts.MN_CHUNK:
+                if not builds(name, a_major, b_major):
                     continue                # an N-major B loads 64-row chunks
-                meta, _ = cache.get({**kwargs, "a_major": a_major, "b_major": b_major})
+                meta, _ = cache.get(in_layout(name, a_major, b_major))
                 built.append(meta["entry"])
         if kwargs.get("split_k", 1) > 1:
             built.append(cache.get(reduce_config(kwargs["split_k"]))[0]["entry"])

@@ -11,32 +11,6 @@ from mbarrier_dialect import lang
 from mbarrier_dialect.lang.pipeline import StageBuffer
 
 
-def check_loads(cfg) -> None:
-    """Config's rules for the loads' knobs (a ValueError / TypeError):
-    ``l2_promotion``, the L2 fill granularity A's and B's tensor maps ask
-    for (host side: the cubin is the same; "256B" brings a row's next 64 K,
-    the next stage's, with this one's), and ``k_rotate``."""
-    if cfg.l2_promotion not in ("128B", "256B"):
-        raise ValueError(f"l2_promotion is '128B' or '256B', got {cfg.l2_promotion!r}")
-    if not isinstance(cfg.k_rotate, bool):
-        raise TypeError(f"k_rotate is a bool (a build-time choice), got "
-                        f"{type(cfg.k_rotate).__name__}")
-    if cfg.k_rotate and cfg.split_k > 1:
-        raise ValueError("k_rotate walks a tile's whole K loop: it takes split_k=1")
-
-
-def first_block(tile, k_tiles):
-    """``k_rotate``: the K block tile (tile_m, tile_n) of a tiles_m x tiles_n
-    grid starts its loop at (then wraps around): spread evenly by the tile's
-    index along the longer side, so the CTAs that share a block of the
-    operand streamed once (the same tile_m, or tile_n) still read it at the
-    same time, while the other operand's blocks, shared by all, are read at
-    different times."""
-    tile_m, tile_n, tiles_m, tiles_n = tile
-    return lang.select(tiles_m >= tiles_n, tile_m * k_tiles // tiles_m,
-                       tile_n * k_tiles // tiles_n)
-
-
 def copy_operand(slot, stages, tmap, row0, k0, rows: int, major: str, *,
                  multicast=None, byte_offset: int | object = 0) -> None:
     """Copy `rows` rows (M or N) from `row0` and 64 K from `k0` of the
@@ -56,24 +30,20 @@ def copy_operand(slot, stages, tmap, row0, k0, rows: int, major: str, *,
 
 
 def pipe_producer(k, cfg, producer, a_ring, b_ring, k_tiles, tile_m, b_row, rank,
-                  k_first=None, tile=None) -> None:
+                  k_first=None) -> None:
     """The TMA loop of one tile: acquire a stage (its empty barrier: every
     consumer of every CTA it reaches released it), copy A (local) and this
     CTA's part of B (multicast along the cluster's row) into it, each in its
     layout (``cfg.a_major``/``b_major``), commit it with the bytes that land
     in this CTA's stage: `k_tiles` K blocks from block `k_first` (None: 0;
-    a split-K slice's; `tile`: (tile_m, tile_n, tiles_m, tiles_n), which
-    ``k_rotate`` starts from ``first_block``). (The caller runs the tail once,
-    after its last tile.)"""
+    a split-K slice's). (The caller runs the tail once, after its last
+    tile.)"""
     S, CS = cfg.stages, cfg.cluster
     a_stages = StageBuffer(a_ring, (S, cfg.bm, BK), "bf16")
     b_stages = StageBuffer(b_ring, (S, cfg.bn, BK), "bf16")
     b_box_bytes = cfg.b_box_rows * BK * 2
-    rot = first_block(tile, k_tiles) if cfg.k_rotate else None
     for t in lang.range(k_tiles, carry=[producer]):
         slot = producer.acquire()
-        if rot is not None:                        # (t + rot) mod k_tiles
-            t = lang.select(t + rot >= k_tiles, t + rot - k_tiles, t + rot)
         k0 = (t if k_first is None else k_first + t) * BK
         copy_operand(slot, a_stages, k.param("tmap_a"), tile_m * cfg.bm, k0, cfg.bm,
                      cfg.a_major)
