@@ -11,6 +11,9 @@
   ``ValueError`` raised before any CUDA call (gemm_parts/layouts.py).
 * **Schedule**: ``gemm_parts/schedule.py``'s ``config_for(M, N, K)`` picks
   the configuration (``schedule.CONFIG_KWARGS``); the layout is added to it.
+  A ``_t`` one (a small N: ``Config.store_transposed``) runs with the
+  operands swapped, ``b`` as the kernel's A and ``a`` as its B, and stores
+  the N x M product C^T transposed into ``out``.
   A split-K one (``sk_*``, gemm_parts/splitk.py) is two launches on the
   stream, the GEMM into an f32 workspace (allocated on the first call with
   these tensors, freed by ``clear()``) and the reduction into ``out``.
