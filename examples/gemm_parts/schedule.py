@@ -71,7 +71,7 @@ CANDIDATES = (
     # Tiles whose count fills the last wave where 64-multiples do not
     # (1536^3: 12 x 11 = 132 tiles of 128 x 144; 5120^3: 40 x 23 = 920 of
     # 128 x 224, 6.97 waves): the columns past the last 64 stored directly.
-    # Graph-timed (bench/results/gemm/matmul_run3_check.json): 1536^3 0.95
+    # Graph-timed (matmul_run3_check.json, git history at 702fe14): 1536^3 0.95
     # of cuBLAS (p1_192_ts 0.85), 5120^3 1.02 (pp_128x128_ts 0.97).
     Candidate("p1_224_ts", 128, 224, 0.97),
     Candidate("p1_144_ts", 128, 144, 0.94),
