@@ -12,17 +12,13 @@ their M or N a multiple of 8, the TMA's row-stride rule); C is row-major.
 M, N and K are kernel parameters: one cubin serves every shape with K a
 multiple of 8 (the 16-byte TMA row strides; ``check_shape`` refuses other K
 before any CUDA call); edges of the tile read as zeros (TMA out-of-bounds
-fill) and are not stored; an odd N is stored value by value (a row may start
-at an odd element). ``--persistent`` (``Config.persistent``) builds the persistent
-form: one CTA per SM walks the tiles, the pipe's states carried across them.
-``Config(consumers="pingpong", bm=64 or 128)`` gives each consumer
-warpgroup a whole tile, the two on alternate tiles, in turn through an
-ordered sequence (``gemm_parts/pingpong.py``); ``Config(split_k=S)`` cuts
-each tile's K loop into S work units, f32 partials summed by a second
-kernel (``gemm_parts/splitk.py``); ``gemm_parts/schedule.py`` picks a
-configuration per shape. ``matmul(a, b, out=None)`` (``gemm_parts/api.py``)
-is the torch entry: the four layouts, strides checked, each configuration
-compiled once and cached on disk, capturable in a CUDA graph.
+fill) and are not stored; an odd N is stored value by value. ``Config.persistent``:
+one CTA per SM walks the tiles, the pipe's states carried across them;
+``consumers="pingpong"``: each consumer warpgroup a whole tile, the two
+taking turns (``gemm_parts/pingpong.py``); ``split_k=S``: f32 partials of
+S K slices summed by a second kernel (``gemm_parts/splitk.py``);
+``gemm_parts/schedule.py`` picks a configuration per shape, and
+``matmul(a, b, out=None)`` (``gemm_parts/api.py``) is the torch entry.
 
 The CTA (384 threads) is three warpgroups:
 
@@ -62,8 +58,8 @@ import numpy as np
 from gemm_parts import layouts, shapes, splitk
 from gemm_parts.api import matmul  # noqa: F401  (the torch entry: c = matmul(a, b))
 from gemm_parts.consumer import pipe_consumer
-from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, store_drain,
-                                 store_tile, store_tile_any, warpgroup_barrier)
+from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, check_store,
+                                 store_drain, store_tile, store_tile_any, warpgroup_barrier)
 from gemm_parts.launch import run_and_check
 from gemm_parts.pingpong import check_pingpong, pingpong_consumer
 from gemm_parts.producer import pipe_producer
@@ -127,6 +123,9 @@ class Config:
     # Split-K (gemm_parts/splitk.py): each tile's K blocks in split_k work units
     # (persistent, cooperative, direct f32 partials; a second kernel sums them).
     split_k: int = 1
+    # The M x N product stored as C^T, a row-major N x M C (matmul's operands
+    # swapped for a small N: C = (B A^T)^T; gemm_parts/epilogue.py).
+    store_transposed: bool = False
 
     def __post_init__(self):
         layouts.check_majors(self.a_major, self.b_major, self.b_box_rows)
@@ -155,6 +154,7 @@ class Config:
             raise ValueError(f"consumers is 'cooperative' or 'pingpong', got {self.consumers!r}")
         if self.consumers == "cooperative" and self.bm != 128:
             raise ValueError(f"the cooperative consumers split a 128-row tile, got bm={self.bm}")
+        check_store(self)                          # gemm_parts/epilogue.py
         check_pingpong(self)                       # gemm_parts/pingpong.py
         splitk.check_split(self)                   # gemm_parts/splitk.py
         if self.group_m % self.cluster:
@@ -196,7 +196,7 @@ class Config:
         e = "_ts" if self.epilogue == "tma" else ""
         pp = ("_pp" if self.consumers == "pingpong" else "") + \
             (f"_k{self.split_k}" if self.split_k > 1 else "")
-        lay = layouts.layout_suffix(self.a_major, self.b_major)
+        lay = layouts.layout_suffix(self.a_major, self.b_major) + "_ct" * self.store_transposed
         return f"gemm_{self.bm}x{self.bn}x64_s{self.stages}{c}{u}{p}{pp}{e}_{self.out}{lay}"
 
     def tiles(self, M: int, N: int) -> int:
@@ -345,7 +345,7 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
     rng = np.random.default_rng(seed)
     a = rng.integers(-3, 4, (M, K)).astype(np.float32)
     b = rng.integers(-3, 4, (N, K)).astype(np.float32)
-    c = a @ b.T
+    c = (a @ b.T).T.copy() if cfg.store_transposed else a @ b.T   # C: N x M, or M x N
     k = build(M, N, K, cfg, name=name, source_params=True, sms=sms)
     f32 = cfg.out == "f32" or cfg.split_k > 1      # split-K: its f32 partials, checked
     expect = splitk.partials(a, b, cfg.split_k) if cfg.split_k > 1 else \
@@ -363,9 +363,9 @@ def case(M: int = 200, N: int = 328, K: int = 200, cfg: Config | None = None,
                                dtype="uint16", swizzle="128B"),
             manifest.buffer("c", fill=-1 if f32 else 0xFFFF,   # NaN poison
                             shape=list(expect.shape), dtype=out_dtype)] +
-        # The TMA epilogue's map of C (N % 8 == 0; else A's map stands in, unused).
-        [manifest.tensormap("c", (M, N), STORE_BOX, dtype="uint16", swizzle="128B")
-         if N % 8 == 0 else a_map]
+        # The TMA epilogue's map of C (rows 16-byte aligned; else A's map, unused).
+        [manifest.tensormap("c", c.shape, STORE_BOX, dtype="uint16", swizzle="128B")
+         if c.shape[1] % 8 == 0 else a_map]
         * (cfg.epilogue == "tma") +
         [manifest.scalar(M), manifest.scalar(N), manifest.scalar(K)],
         {"c": expect}, inputs={"a": ab, "b": bb}, shared_mem=cfg.smem_bytes)

@@ -129,7 +129,18 @@ EXACT = [("c1_128", 200, 328, 200), ("c2_256", 328, 520, 136), ("c2_256_u2", 256
          # split-K: the f32 partials of every slice checked (K of 17 blocks
          # in 2, 4 blocks in 3, 3 blocks in 4: a slice of no block), odd N
          ("sk_256_k2", 520, 1031, 1032), ("sk_128_k3", 130, 777, 200),
-         ("sk_128_k4", 264, 136, 136), ("sk_256_k3_aMN_bMN", 136, 520, 520)]
+         ("sk_128_k4", 264, 136, 136), ("sk_256_k3_aMN_bMN", 136, 520, 520),
+         # an odd count of 64-column chunks (3, 3, 1) on short K, 4 CTAs
+         # walking 15 to 68 tiles: a tile's first chunk reuses the staging
+         # buffer of the previous tile's last store (epilogue.reads_left;
+         # p1_192_ts 520 x 776 x 136 showed the race, run 4)
+         ("p1_192_ts", 520, 776, 136), ("p1_224_ts", 1040, 448, 136),
+         ("pp_64x64_ts", 520, 136, 72),
+         # the operands swapped, C^T stored (C N x M): M % 8 == 0 through the
+         # transposed staging and C's TMA map, else value by value; odd N
+         ("pp_64x128_ts_t", 136, 1032, 200), ("p1_128_ts_t", 264, 777, 136),
+         ("pp_64x64_ts_t", 130, 264, 72), ("pp_128x128_ts_t", 520, 264, 1032),
+         ("p1_128_ts_t_aMN_bK", 264, 520, 136), ("pp_64x128_ts_t_aK_bMN", 200, 1032, 72)]
 #: split-K's reduction, checked bit for bit: (slices, M, N), M N not a multiple of 4
 REDUCE_EXACT = [(2, 37, 51), (4, 64, 64), (3, 130, 777)]
 

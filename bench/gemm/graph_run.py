@@ -41,10 +41,13 @@ VARIANT_SHAPES = ([(m, 8192, 8192) for m in (64, 128, 256)] + [(8192, 8192, k) f
 VARIANTS = ["p1_256_ts", "pp_128x128_ts", "p1_192_ts", "p1_128_ts", "pp_64x256_ts",
             "pp_64x128_ts"]
 # Each forced configuration's own checks (split-K: the GEMM and its reduction
-# through matmul; tiles of bn % 64 more columns): odd M and N, K not a
+# through matmul; tiles of bn % 64 more columns; the operands swapped, C
+# stored transposed, "_t"): odd M and N, K not a
 # multiple of 64, a K split into slices of unequal and of no blocks.
-FORCED = ["sk_256_k2", "sk_128_k3", "sk_256_k4", "sk_128_k4", "p1_144_ts", "p1_224_ts"]
-FORCED_SHAPES = [(257, 1031, 1032), (64, 777, 8192), (1000, 264, 24), (129, 67, 2056)]
+FORCED = ["sk_256_k2", "sk_128_k3", "sk_256_k4", "sk_128_k4", "p1_144_ts", "p1_224_ts",
+          "pp_64x64_ts_t", "pp_64x128_ts_t", "p1_128_ts_t", "pp_128x128_ts_t"]
+FORCED_SHAPES = [(257, 1031, 1032), (64, 777, 8192), (1000, 264, 24), (129, 67, 2056),
+                 (4096, 200, 520)]
 
 
 def shape_list(text: str):
@@ -134,8 +137,8 @@ def check_layouts(torch, api, run, g, n_random=12) -> list:
             print(f"  check a{a_major} b{b_major} {M}x{N}x{K}: {'PASS' if ok else 'FAIL'} "
                   f"rel_fro {stats['rel_fro']:.2e}", flush=True)
         for name in FORCED:
-            if b_major == "MN" and api.schedule.CONFIG_KWARGS[name]["bn"] % 64:
-                continue                    # not a build: an N-major B loads 64-row chunks
+            if not api.builds(name, a_major, b_major):
+                continue                    # not a build: an MN-major B loads 64-row chunks
             for M, N, K in FORCED_SHAPES:
                 a, b = operands(torch, M, N, K, a_major, b_major, g)
                 c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16)

@@ -49,17 +49,21 @@ def _short(config: dict) -> str:
     bm = config.get("bm", 128)
     if config.get("split_k", 1) > 1:
         return f"sk_{config['bn']}_k{config['split_k']}"
-    return f"{kind}_{bm}x{config['bn']}" if kind == "pp" else f"p1_{config['bn']}"
+    t = "_t" if config.get("store_transposed") else ""      # operands swapped, C^T stored
+    return (f"{kind}_{bm}x{config['bn']}" if kind == "pp" else f"p1_{config['bn']}") + t
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json")
-    ap.add_argument("--part", default="bench", help="bench, layouts or variants")
+    ap.add_argument("--part", default="bench", help="bench, layouts or variants (KEY/variants: "
+                    "within KEY)")
     ap.add_argument("--ratios", action="store_true", help="only ours / cuBLAS per config")
     args = ap.parse_args()
     data = json.load(open(args.json))
-    print(table(data[args.part], args.part, args.ratios))
+    for key in args.part.split("/"):           # a nested run: "run4a_clusters/variants"
+        data = data[key]
+    print(table(data, args.part.split("/")[-1], args.ratios))
 
 
 if __name__ == "__main__":

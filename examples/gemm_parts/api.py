@@ -11,6 +11,9 @@
   ``ValueError`` raised before any CUDA call (gemm_parts/layouts.py).
 * **Schedule**: ``gemm_parts/schedule.py``'s ``config_for(M, N, K)`` picks
   the configuration (``schedule.CONFIG_KWARGS``); the layout is added to it.
+  A ``_t`` one (a small N: ``Config.store_transposed``) runs with the
+  operands swapped, ``b`` as the kernel's A and ``a`` as its B, and stores
+  the N x M product C^T transposed into ``out``.
   A split-K one (``sk_*``, gemm_parts/splitk.py) is two launches on the
   stream, the GEMM into an f32 workspace (allocated on the first call with
   these tensors, freed by ``clear()``) and the reduction into ``out``.
@@ -285,8 +288,25 @@ def _function(meta: dict, cubin: bytes):
 def config_for_layout(M: int, N: int, K: int, a_major: str, b_major: str, sms: int) -> dict:
     """The schedule's configuration for M x N x K (Config's keyword
     arguments), in the operands' layout."""
-    name = schedule.config_for(M, N, K, sms=sms, b_major=b_major)
-    return {**schedule.CONFIG_KWARGS[name], "a_major": a_major, "b_major": b_major}
+    name = schedule.config_for(M, N, K, sms=sms, b_major=b_major, a_major=a_major)
+    return in_layout(name, a_major, b_major)
+
+
+def in_layout(name: str, a_major: str, b_major: str) -> dict:
+    """Configuration `name` (schedule.CONFIG_KWARGS) for ``a`` and ``b`` of
+    these majors: a ``store_transposed`` one takes ``b`` as the kernel's A
+    and ``a`` as its B (C^T = B A^T)."""
+    kwargs = schedule.CONFIG_KWARGS[name]
+    if kwargs.get("store_transposed"):
+        a_major, b_major = b_major, a_major
+    return {**kwargs, "a_major": a_major, "b_major": b_major}
+
+
+def builds(name: str, a_major: str, b_major: str) -> bool:
+    """Whether configuration `name` has a build for ``a`` and ``b`` of these
+    majors (an MN-major kernel B loads whole 64-row chunks)."""
+    config = in_layout(name, a_major, b_major)
+    return config["b_major"] == "K" or (config["bn"] // config["cluster"]) % layouts.MN_CHUNK == 0
 
 
 def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
@@ -318,7 +338,7 @@ def matmul(a, b, out=None, *, cache: KernelCache | None = None, stream=None,
     if config is None:
         config = config_for_layout(M, N, K, A.major, B.major, sms)
     else:
-        config = {**schedule.CONFIG_KWARGS[config], "a_major": A.major, "b_major": B.major}
+        config = in_layout(config, A.major, B.major)
     key = (json.dumps(config, sort_keys=True), A, B, out.data_ptr(), M, N, K, stream, sms)
     issue = _launches.get(key)
     if issue is None:                  # (during capture: host work only, the maps exist)
@@ -338,8 +358,10 @@ def _prepare(cache, config, A, B, out, M, N, K, stream, sms):
     rt = runtime()
     meta, cubin = cache.get(config)
     function = _function(meta, cubin)
-    ta = _tensor_map(A, A.box(meta["bm"]))
-    tb = _tensor_map(B, B.box(meta["b_box_rows"]))
+    # the kernel's operands and M x N: b, a and N x M where C^T = B A^T is stored
+    KA, KB, KM, KN = (B, A, N, M) if config.get("store_transposed") else (A, B, M, N)
+    ta = _tensor_map(KA, KA.box(meta["bm"]))
+    tb = _tensor_map(KB, KB.box(meta["b_box_rows"]))
     split = meta.get("split_k", 1)
     dc = rt.DeviceBuffer(out.data_ptr(), (M, N), np.dtype(np.uint16))
     if split > 1:
@@ -351,8 +373,8 @@ def _prepare(cache, config, A, B, out, M, N, K, stream, sms):
     tc = []
     if meta["epilogue"] == "tma":   # C's map (rows 16-byte aligned), else A's, unused
         tc = [_tensor_map((out.data_ptr(), (M, N)), TMA_STORE_BOX) if N % 8 == 0 else ta]
-    args = [ta, tb, ws if split > 1 else dc, *tc, np.int32(M), np.int32(N), np.int32(K)]
-    gemm_launch = rt.prepare_launch(function, grid(meta, M, N, sms), meta["threads"], args,
+    args = [ta, tb, ws if split > 1 else dc, *tc, np.int32(KM), np.int32(KN), np.int32(K)]
+    gemm_launch = rt.prepare_launch(function, grid(meta, KM, KN, sms), meta["threads"], args,
                                     meta["cluster"] if meta["cluster"] > 1 else None,
                                     meta["smem_bytes"], stream or None)
     if split == 1:
@@ -413,9 +435,9 @@ def fill(directory, names=None) -> list[str]:
             continue
         for a_major in layouts.MAJORS:
             for b_major in layouts.MAJORS:
-                if b_major == "MN" and kwargs["bn"] % layouts.MN_CHUNK:
+                if not builds(name, a_major, b_major):
                     continue                # an N-major B loads 64-row chunks
-                meta, _ = cache.get({**kwargs, "a_major": a_major, "b_major": b_major})
+                meta, _ = cache.get(in_layout(name, a_major, b_major))
                 built.append(meta["entry"])
         if kwargs.get("split_k", 1) > 1:
             built.append(cache.get(reduce_config(kwargs["split_k"]))[0]["entry"])

@@ -34,6 +34,7 @@ class Candidate:
     min_k: int = 0   # only from this K on (0: any)
     max_k: int = 0   # only up to this K (0: any)
     split: int = 1   # split-K slices (gemm_parts/splitk.py): work units = tiles x split
+    max_m: int = 0   # only up to this M (0: any)
 
 
 #: The candidates, best-first at equal score. Per-tile speeds, measured
@@ -55,6 +56,12 @@ class Candidate:
 #: run 12b.)
 CANDIDATES = (
     Candidate("pp_128x128_ts", 128, 128, 1.08, max_k=2048),
+    # M <= 256 at long K (one 128 x 128 tile per CTA: 2 x 64 of them at
+    # 256 x 8192 x 8192), the cooperative consumers above the ping-pong
+    # ones in three runs, graph-timed (BENCHMARKS.md run 4): 1.01, 1.00,
+    # 1.01 of cuBLAS against 1.00, 0.98, 0.98; not at 8192 x 256 x 8192,
+    # where the ping-pong tiles lead (0.92 / 0.91, 0.97 / 0.96, 0.99 / 0.95).
+    Candidate("p1_128_ts", 128, 128, 0.99, min_k=4096, max_m=256),
     Candidate("p1_256_ts", 128, 256, 1.00),
     Candidate("pp_128x128_ts", 128, 128, 0.98),
     Candidate("p1_192_ts", 128, 192, 0.98),
@@ -64,7 +71,7 @@ CANDIDATES = (
     # Tiles whose count fills the last wave where 64-multiples do not
     # (1536^3: 12 x 11 = 132 tiles of 128 x 144; 5120^3: 40 x 23 = 920 of
     # 128 x 224, 6.97 waves): the columns past the last 64 stored directly.
-    # Graph-timed (bench/results/gemm/matmul_run3_check.json): 1536^3 0.95
+    # Graph-timed (matmul_run3_check.json, git history at 702fe14): 1536^3 0.95
     # of cuBLAS (p1_192_ts 0.85), 5120^3 1.02 (pp_128x128_ts 0.97).
     Candidate("p1_224_ts", 128, 224, 0.97),
     Candidate("p1_144_ts", 128, 144, 0.94),
@@ -99,6 +106,18 @@ CONFIG_KWARGS = {
     "p1_224_ts": dict(bn=224, stages=4, cluster=1, persistent=True, epilogue="tma"),
     "p1_144_ts": dict(bn=144, stages=5, cluster=1, persistent=True, epilogue="tma"),
 }
+# Operands swapped (C^T = B A^T, stored transposed: Config.store_transposed):
+# a small N becomes the kernel's small M. Measured (BENCHMARKS.md runs 3-4,
+# graph-timed against cuBLAS), the same kernels are 2-6 % faster with M the
+# small side than with N: 128 x 8192 x 8192 1.01, 1.01, 0.99 against
+# 8192 x 128 x 8192 0.94, 0.94, 0.97 (pp_64x128_ts); 256 x 8192 x 8192
+# (p1_128_ts) 1.01, 1.00, 1.01 against 8192 x 256 x 8192 (its best,
+# pp_128x128_ts) 0.92, 0.97, 0.99.
+TRANSPOSED = ("pp_64x64_ts", "pp_64x128_ts", "p1_128_ts", "pp_128x128_ts")
+for _name in TRANSPOSED:
+    CONFIG_KWARGS[_name + "_t"] = {**CONFIG_KWARGS[_name], "store_transposed": True}
+#: config_for swaps the operands where N <= SWAP_MAX_N and M >= SWAP_MIN_M.
+SWAP_MAX_N, SWAP_MIN_M = 256, 1024
 # Split-K (gemm_parts/splitk.py): the cooperative persistent kernel, each
 # tile's K loop in S work units, f32 partials and a second kernel's sum.
 for _bn, _stages in ((256, 4), (128, 6)):
@@ -147,17 +166,28 @@ def score(c: Candidate, M: int, N: int, K: int, sms: int = 132) -> float:
 
 
 def config_for(M: int, N: int, K: int, sms: int = 132, available=None,
-               b_major: str = "K") -> str:
+               b_major: str = "K", a_major: str = "K") -> str:
     """The name of the configuration the "auto" schedule runs M x N x K
     with on `sms` SMs: the best-scoring candidate (of those in `available`,
-    if given; an N-major B takes tiles of whole 64-row chunks)."""
+    if given; an N-major B takes tiles of whole 64-row chunks). A small N
+    (N <= SWAP_MAX_N, M >= SWAP_MIN_M) swaps the operands: the best of the
+    candidates with a transposed twin on N x M x K (A, the kernel's B now,
+    M-major: whole 64-row chunks), its ``_t`` twin."""
+    if N <= SWAP_MAX_N and M >= SWAP_MIN_M:
+        twins = {n for n in TRANSPOSED if available is None or n + "_t" in available}
+        if twins:
+            return _best(N, M, K, sms, twins, a_major) + "_t"
+    return _best(M, N, K, sms, available, b_major)
+
+
+def _best(M, N, K, sms, available, b_major) -> str:
     best, best_score = None, -1.0
     for c in CANDIDATES:
         if available is not None and c.name not in available:
             continue
         if b_major == "MN" and c.bn % 64:
             continue
-        if (c.min_k and K < c.min_k) or (c.max_k and K > c.max_k):
+        if (c.min_k and K < c.min_k) or (c.max_k and K > c.max_k) or (c.max_m and M > c.max_m):
             continue
         s = score(c, M, N, K, sms)
         if s > best_score + 1e-9:

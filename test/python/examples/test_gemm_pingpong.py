@@ -148,9 +148,12 @@ def test_wave_efficiency_picks_the_tile_per_shape():
               (8192, 8192, 1024): "pp_128x128_ts", (16384, 16384, 1024): "pp_128x128_ts",
               (8192, 8192, 1536): "pp_128x128_ts", (8192, 8192, 2048): "pp_128x128_ts",
               # 64-row tiles where M or N is small: twice the CTAs
-              (64, 8192, 8192): "pp_64x64_ts", (8192, 64, 8192): "pp_64x64_ts",
-              (128, 8192, 8192): "pp_64x128_ts", (8192, 128, 8192): "pp_64x128_ts",
-              (1024, 1024, 1024): "pp_64x128_ts"}
+              # (a small N: the same tiles with the operands swapped, "_t")
+              (64, 8192, 8192): "pp_64x64_ts", (8192, 64, 8192): "pp_64x64_ts_t",
+              (128, 8192, 8192): "pp_64x128_ts", (8192, 128, 8192): "pp_64x128_ts_t",
+              (1024, 1024, 1024): "pp_64x128_ts",
+              # M <= 256 at long K: the cooperative 128 x 128 tiles (run 4)
+              (256, 8192, 8192): "p1_128_ts", (8192, 256, 8192): "p1_128_ts_t"}
     for shape, name in expect.items():
         assert schedule.config_for(*shape) == name, shape
     # only the built ones: without p1_192_ts, 3072^3 takes 128x128 (4.36 waves)
