@@ -63,7 +63,7 @@ gpu.module @release_on_own_slot {
       mbarrier.arrive %next_full[%b] : !mbarrier.remote<2>
       mbarrier.wait %full[%b], %ph {scope = #mbarrier.scope<cluster>} : !mbarrier.group<2>
       %got = llvm.load %mine : !llvm.ptr<3> -> i32
-      // expected-warning @+1 {{frees the slot on CTA 1's own barrier after CTA 1 read it, but CTA 0, which stores into it (@inbox), waits on its own barrier of this group before the store: this arrival never reaches CTA 0}}
+      // expected-warning @+1 {{frees the slot on CTA 1's own barrier after CTA 1 read it, but CTA 0, which stores into it (@inbox), waits on its own barrier of this group before the store: this arrival never reaches CTA 0, and nothing else in the loop comes back from CTA 1 to CTA 0, so a later trip's store may overwrite what CTA 1 has not read yet (arrive on the storing CTA's barrier, through a remote view of the group)}}
       mbarrier.arrive %empty[%b] : !mbarrier.group<2>
       scf.yield %got : i32
     }
@@ -185,7 +185,7 @@ gpu.module @no_release_at_all {
       %mine = llvm.getelementptr %inbox[0, %slot] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<64 x i32>
 
       %theirs = nvvm.mapa %mine, %next : !llvm.ptr<3> -> !llvm.ptr<7>
-      // expected-warning @+1 {{stores into CTA 1's shared memory (@inbox) from CTA 0 in every trip of a loop in which CTA 1 reads it, but nothing in the loop comes back from CTA 1 to CTA 0}}
+      // expected-warning @+1 {{stores into CTA 1's shared memory (@inbox) from CTA 0 in every trip of a loop in which CTA 1 reads it, but nothing in the loop comes back from CTA 1 to CTA 0 (no arrival of CTA 1 on a barrier of CTA 0, no cluster barrier): a later trip's store may overwrite what CTA 1 has not read yet (free the slot by arriving on the sender's barrier, through a remote view of it)}}
       llvm.store %v, %theirs : i32, !llvm.ptr<7>
       mbarrier.arrive %next_full[%b] : !mbarrier.remote<2>
       mbarrier.wait %full[%b], %ph {scope = #mbarrier.scope<cluster>} : !mbarrier.group<2>

@@ -37,7 +37,7 @@ gpu.module @transpose_without_proxy_fence {
       %off = arith.muli %wg_tid, %i4 : i32
       %dst = llvm.getelementptr %vt[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       %x = arith.constant 7 : i32
-      // expected-warning @+1 {{stores to shared memory (@vt) through the generic proxy, which nvvm.wgmma.mma_async reads through the async proxy, and the arrival that hands it to the reader follows with no fence.proxy.async in between}}
+      // expected-warning @+1 {{stores to shared memory (@vt) through the generic proxy, which nvvm.wgmma.mma_async reads through the async proxy, and the arrival that hands it to the reader follows with no fence.proxy.async in between: the barrier's release and acquire order the generic proxy only, so the reader may see stale data (put fence.proxy.async.shared::cta, CUTLASS's fence_view_async_shared(), after the stores and before the arrival)}}
       llvm.store %x, %dst : i32, !llvm.ptr<3>
       // expected-note @+1 {{handed off here}}
       mbarrier.arrive %full[%c0] : !mbarrier.group<1>
@@ -183,7 +183,7 @@ gpu.module @unrelated_branch_before_the_arrival {
       %off = arith.muli %wg_tid, %i4 : i32
       %dst = llvm.getelementptr %vt[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       %x = arith.constant 7 : i32
-      // expected-warning @+1 {{stores to shared memory (@vt) through the generic proxy}}
+      // expected-warning @+1 {{stores to shared memory (@vt) through the generic proxy, which nvvm.wgmma.mma_async reads through the async proxy, and the arrival that hands it to the reader follows with no fence.proxy.async in between: the barrier's release and acquire order the generic proxy only, so the reader may see stale data (put fence.proxy.async.shared::cta, CUTLASS's fence_view_async_shared(), after the stores and before the arrival)}}
       llvm.store %x, %dst : i32, !llvm.ptr<3>
       %is_leader = arith.cmpi eq, %wg_tid, %i0 : i32
       scf.if %is_leader {
@@ -238,7 +238,7 @@ gpu.module @staging_read_by_bulk_store_without_fence {
       %off = arith.muli %wg_tid, %i4 : i32
       %dst = llvm.getelementptr %vt[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       %x = arith.constant 7 : i32
-      // expected-warning @+1 {{stores to shared memory (@vt) through the generic proxy, which nvvm.cp.async.bulk.tensor.global.shared.cta reads through the async proxy, and the arrival that hands it to the reader follows with no fence.proxy.async in between}}
+      // expected-warning @+1 {{stores to shared memory (@vt) through the generic proxy, which nvvm.cp.async.bulk.tensor.global.shared.cta reads through the async proxy, and the arrival that hands it to the reader follows with no fence.proxy.async in between: the barrier's release and acquire order the generic proxy only, so the reader may see stale data (put fence.proxy.async.shared::cta, CUTLASS's fence_view_async_shared(), after the stores and before the arrival)}}
       llvm.store %x, %dst : i32, !llvm.ptr<3>
       // expected-note @+1 {{handed off here}}
       mbarrier.arrive %full[%c0] : !mbarrier.group<1>

@@ -41,7 +41,7 @@ SYNC_CHECK = Path(__file__).resolve().parents[2] / "Analysis" / "SyncCheck"
 # Per corpus: the fewest correct kernels it must hold, the twins missed and
 # the correct kernels diagnosed by the checker.
 CORPORA = {
-    # Measured with the checker of main at efda335 (2026-12-03).
+    # Measured with the checker of main at f4ac7b8 (2026-12-03).
     "heldout": dict(
         at_least=12,
         known_misses={
@@ -51,7 +51,7 @@ CORPORA = {
         known_false_alarms={
         },
     ),
-    # Measured with the checker of main at 702fe14 (2026-12-03).
+    # Measured with the checker of main at f4ac7b8 (2026-12-03).
     "heldout2": dict(
         at_least=15,
         known_misses={
@@ -61,8 +61,6 @@ CORPORA = {
                 "count 64 with 32 arrivals, waited by a test_wait spin loop (scf.while): the never-completing phase is silent",
             "cuda_guide_tma_1d.bug-no-syncthreads-before-store":
                 "thread 0's bulk store of a buffer the other threads write, with no CTA barrier in between: silent",
-            "marlin_cpasync.bug-wait-stages-minus-one":
-                "cp.async.wait_group stages - 1 instead of stages - 2 in a multistage ring: cp.async groups not modeled",
             "triton_grouped_gemm.bug-consumer-counter-per-tile":
                 "consumer's ring stage/parity from the k-loop index while the producer's counter runs across tiles: silent",
             "cutlass_streamk_fixup.bug-arrive-inc-sync-in-thread0":
@@ -81,8 +79,6 @@ CORPORA = {
                 "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
         },
         known_false_alarms={
-            "quack_cluster_reduce":
-                "warning on DSMEM stores followed by exit with no cluster barrier, though every target waits for them",
         },
     ),
 }

@@ -48,9 +48,13 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     16. a target rank computed from the CTA's id in the grid (blockIdx)
         that leaves the cluster;
     17. a pipeline stage released while a wgmma that reads it may still
-        run (no wgmma.wait_group that frees it).
+        run (no wgmma.wait_group that frees it);
     18. shared memory read while a cp.async group may still be writing
-        it (a cp.async.wait_group N that leaves the group pending).
+        it (a cp.async.wait_group N that leaves the group pending);
+    19. generic-proxy stores to shared memory that an async-proxy op
+        reads, handed off by an arrival with no fence.proxy.async;
+    20. a store into another CTA's shared memory in every trip of a loop
+        in which nothing comes back from the reader to the storer.
 
     The assumptions and what the analysis cannot see: docs/checker.md.
     It changes nothing; errors fail the pass (with `strict`, warnings too).

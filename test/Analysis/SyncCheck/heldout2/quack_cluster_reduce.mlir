@@ -1,9 +1,4 @@
-// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error:
-// (No --implicit-check-not=warning: here: the checker of main at 702fe14
-// warns on the mapped store, "may be followed by the kernel's exit with no
-// cluster barrier", although every CTA it targets waits for all 16 of its
-// arrivals before it exits: a false warning, kept as a strict xfail in
-// test/python/compiler/test_heldout_corpus.py.)
+// RUN: mbarrier-compile %s --chip sm_90a --emit ptx -o - 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // CHECK: .entry quack_cluster_reduce(
 // Follows Dao-AILab/quack quack/reduce.py (cluster_reduce /
 // block_or_cluster_reduce) and quack/rmsnorm.py with cluster_n = 4: thread 0
