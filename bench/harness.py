@@ -45,21 +45,6 @@ def builder_args(doc: str, *options: tuple[tuple[str, ...], dict],
     return parser.parse_args()
 
 
-def package_path_env() -> dict:
-    """The environment for a builder run as a child process: this one with
-    ``PYTHONPATH`` holding the package path of pyproject.toml's pytest
-    ``pythonpath`` (the repository root, examples/, the GPU suite's corpus
-    and scripts) ahead of what it held, as the tests import through it."""
-    import tomllib
-
-    root = BENCH.parent
-    config = tomllib.loads((root / "pyproject.toml").read_text())
-    paths = [str(root / p) for p in config["tool"]["pytest"]["ini_options"]["pythonpath"]]
-    if os.environ.get("PYTHONPATH"):
-        paths.append(os.environ["PYTHONPATH"])
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-
-
 def nvcc_cubin(nvcc: str, source: str | os.PathLike, out: str | os.PathLike, *flags: str,
                arch: str = "sm_90") -> None:
     """``nvcc -O3 -arch=ARCH -cubin FLAGS -o OUT SOURCE`` (the hand-written

@@ -3,7 +3,7 @@
 
     O = softmax(Q K^T * scale) V,   lse = log sum_j exp(Q K^T * scale)
 
-    python examples/attention.py [--head-dim 128] [--causal] [--pingpong] [--serial]
+    python -m examples.attention [--head-dim 128] [--causal] [--pingpong] [--serial]
                                  [--epilogue tma] [--persistent] [-o OUT_DIR] [--run]
 
 Q, K, V, O are [batch, heads, seq, head_dim] bf16 (contiguous; the TMA maps
@@ -70,11 +70,15 @@ import os
 
 from mlir.dialects import llvm
 
-from attention_parts import api, mma, schedule, softmax as sm  # noqa: E402
-from attention_parts import backward as bwd, backward_api, backward_rows as bwd_rows  # noqa: E402
-from attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
+if not __package__:   # `python examples/NAME.py`: the parts below import as a package
+    raise SystemExit(f"examples/{os.path.basename(__file__)} imports its parts as a package: run it "
+                     f"from the repository root as `python -m examples.{os.path.basename(__file__)[:-3]}` "
+                     "(same options)")
+from .attention_parts import api, mma, schedule, softmax as sm  # noqa: E402
+from .attention_parts import backward as bwd, backward_api, backward_rows as bwd_rows  # noqa: E402
+from .attention_parts.consumer import (Rows, by_warpgroup, consumer, first_turn as take_first_turn,  # noqa: E402
                                       last_turn)
-from attention_parts.shapes import check_shape, grid  # noqa: E402,F401
+from .attention_parts.shapes import check_shape, grid  # noqa: E402,F401
 from mbarrier_dialect import lang  # noqa: E402
 from mbarrier_dialect.lang import (Kernel, Pipeline, TMABar, WarpgroupRoles, byte_offset,  # noqa: E402
                                    if_then)

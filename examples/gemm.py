@@ -3,7 +3,7 @@ every barrier of it an mbarrier-dialect op.
 
     C[M, N] = A[M, K] @ B[N, K]^T      (bf16 inputs, f32 accumulation, bf16 or f32 C)
 
-    python examples/gemm.py [--bn 256] [--stages 4] [--cluster 1] [--out bf16] [-o OUT_DIR] [--run]
+    python -m examples.gemm [--bn 256] [--stages 4] [--cluster 1] [--out bf16] [-o OUT_DIR] [--run]
 
 By default A and B are both K-major (row-major A, and B stored as N x K, the
 layout of a ``torch.nn.Linear`` weight); ``Config(a_major="MN")`` /
@@ -55,15 +55,19 @@ import os
 
 import numpy as np
 
-from gemm_parts import layouts, shapes, splitk
-from gemm_parts.api import matmul  # noqa: F401  (the torch entry: c = matmul(a, b))
-from gemm_parts.consumer import pipe_consumer
-from gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, check_store,
-                                 store_drain, store_tile, store_tile_any, warpgroup_barrier)
-from gemm_parts.launch import run_and_check
-from gemm_parts.pingpong import check_pingpong, pingpong_consumer
-from gemm_parts.producer import pipe_producer
-from gemm_parts.wgmma import BK
+if not __package__:   # `python examples/NAME.py`: the parts below import as a package
+    raise SystemExit(f"examples/{os.path.basename(__file__)} imports its parts as a package: run it "
+                     f"from the repository root as `python -m examples.{os.path.basename(__file__)[:-3]}` "
+                     "(same options)")
+from .gemm_parts import layouts, shapes, splitk
+from .gemm_parts.api import matmul  # noqa: F401  (the torch entry: c = matmul(a, b))
+from .gemm_parts.consumer import pipe_consumer
+from .gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, check_store,
+                                  store_drain, store_tile, store_tile_any, warpgroup_barrier)
+from .gemm_parts.launch import run_and_check
+from .gemm_parts.pingpong import check_pingpong, pingpong_consumer
+from .gemm_parts.producer import pipe_producer
+from .gemm_parts.wgmma import BK
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import (Kernel, OrderedSequence, Pipeline, WarpgroupRoles,
                                    byte_offset, if_then)

@@ -3,7 +3,7 @@ with every configuration ``config_for`` can pick, and copy what
 api_run.py needs on the GPU machine (no MLIR there): runtime.py, the
 MLIR-free parts (api, schedule, shapes) and api_run.py itself.
 
-    PYTHONPATH=examples python -m bench.attention.api_build OUT_DIR
+    python -m bench.attention.api_build OUT_DIR
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-import attention  # examples/ on the package path (PYTHONPATH=examples, pytest's pythonpath)
+from examples import attention  # the examples package (the repository root on the path)
 from bench import harness
-from attention_parts import api, schedule
+from examples.attention_parts import api, schedule
 
 
 def main() -> None:

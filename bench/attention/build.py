@@ -6,7 +6,7 @@ that the directory runs on its own on the GPU machine (no MLIR there),
 with schedule.py (attention.config_for's table) and triton_fa.py (the
 Triton tutorial's kernel, run.py --triton).
 
-    PYTHONPATH=examples python -m bench.attention.build OUT_DIR [--configs NAME,...] [--debug-waits NS]
+    python -m bench.attention.build OUT_DIR [--configs NAME,...] [--debug-waits NS]
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-import attention
+from examples import attention
 from bench import harness
 
 C = attention.Config

@@ -5,7 +5,7 @@ needs on the GPU machine (no MLIR there): runtime.py, the MLIR-free parts
 of examples/attention_parts, bwd_run.py and the run.py, api_run.py it
 loads.
 
-    PYTHONPATH=examples python -m bench.attention.bwd_build OUT_DIR
+    python -m bench.attention.bwd_build OUT_DIR
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-import attention  # examples/ on the package path (PYTHONPATH=examples, pytest's pythonpath)
+from examples import attention  # the examples package (the repository root on the path)
 from bench import harness
-from attention_parts import api, backward_api, schedule
+from examples.attention_parts import api, backward_api, schedule
 
 MLIR_FREE = ("__init__.py", "api.py", "schedule.py", "shapes.py", "backward_api.py")
 

@@ -3,7 +3,7 @@ configuration ``attention.config_for`` picks (attention_parts/schedule.py,
 as it is now) and its TFLOP/s in that run, the best of ours, each torch
 backend, Triton's tutorial kernel, and the pick over the best torch backend.
 
-    PYTHONPATH=examples python -m bench.attention.table [bench/results/attention/6_final/attn.json]
+    python -m bench.attention.table [bench/results/attention/6_final/attn.json]
 
 The configurations' fields come from the run's ``configs`` (run.py writes
 them) or from ``configs.json`` beside it (a copy of build.py's manifest.json).
@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 
-from attention_parts import schedule
+from examples.attention_parts import schedule
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

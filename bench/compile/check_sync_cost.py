@@ -4,7 +4,7 @@ size of the kernel: generated kernels of about 10^2, 10^3 and 10^4 ops, the
 GEMM of examples/gemm.py (both cluster forms) and, with `--examples`, every
 configuration of examples/gemm.py and examples/attention.py.
 
-    PYTHONPATH=examples python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
+    python -m bench.compile.check_sync_cost [--runs 5] [--sizes 100 1000 10000] [--json FILE]
                                     [--dataflow] [--nested] [--examples] [--only REGEX]
 
 Two generated shapes, each checked silent (no diagnostic) before it is timed:
@@ -150,7 +150,7 @@ def groups_kernel(units: int) -> str:
 
 
 def gemm_kernel(cluster: int) -> str:
-    import gemm  # examples/gemm.py (examples/ on the package path: PYTHONPATH=examples)
+    from examples import gemm  # examples/gemm.py (the examples package)
     return module_text(gemm.build, gemm.Config(bn=256, cluster=cluster))
 
 
@@ -165,8 +165,8 @@ def module_text(build, cfg) -> str:
 def example_configs():
     """(name, build, cfg) for every configuration of examples/gemm.py and
     examples/attention.py that the GPU benchmarks build."""
-    import attention
-    import gemm
+    from examples import attention
+    from examples import gemm
     from bench.attention.build import CONFIGS as ATTENTION
     from bench.gemm.build import CONFIGS as GEMM
     for name, cfg in GEMM.items():

@@ -2,7 +2,7 @@
 """CPU benchmarks (no GPU): compile time vs nvcc, and pass throughput and
 scaling of convert-mbarrier-to-nvvm vs upstream convert-nvgpu-to-nvvm.
 
-    PYTHONPATH=examples python -m bench.compile.cpu_bench [--runs 5] [--sizes 1000 10000 100000] [--json FILE]
+    python -m bench.compile.cpu_bench [--runs 5] [--sizes 1000 10000 100000] [--json FILE]
 
 Prints two tables and, with --json, writes every measurement.
 """
@@ -19,7 +19,7 @@ import tempfile
 import time
 
 import mbarrier_dialect
-import producer_consumer  # examples/producer_consumer.py
+from examples import producer_consumer  # examples/producer_consumer.py
 from bench import harness
 
 PIPELINE_REFERENCE = os.path.join(harness.BENCH, "reference", "pipeline.cu")

@@ -6,7 +6,7 @@ a refactoring) can be compared file by file.
     python -m bench.compile.ptx_snapshot OUT_DIR            # build
     python -m bench.compile.ptx_snapshot --diff DIR_A DIR_B # compare two builds
 
-Builds: every suite of test/gpu/corpus/kernels.py (test/gpu/suite/build_suite.py), the
+Builds: every suite of test/gpu/corpus/kernels.py (test/gpu/corpus/build_suite.py), the
 checker's buggy kernels (test/gpu/corpus/buggy.py), the fence-merging and latency
 benchmarks (bench.fence.build --latency, bench.latency.build), the
 pipeline benchmarks (bench.stream.build), the GEMM configurations
@@ -27,7 +27,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench import harness
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ("full", "sanitize", "stress-sanitize", "stress", "pipes", "pipes-sanitize",
@@ -43,7 +42,7 @@ done
 
 def commands(out: Path, nvcc: Path) -> list[list[str]]:
     py = sys.executable
-    runs = [[py, str(ROOT / "test/gpu/suite/build_suite.py"), str(out / "suite" / s), "--suite", s]
+    runs = [[py, str(ROOT / "test/gpu/corpus/build_suite.py"), str(out / "suite" / s), "--suite", s]
             for s in SUITES]
     runs += [
         [py, str(ROOT / "test/gpu/corpus/buggy.py"), str(out / "buggy")],
@@ -65,8 +64,7 @@ def build(out: Path) -> None:
     for cmd in commands(out, nvcc):
         print("+", " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c
                             for c in cmd[1:]), flush=True)
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT,
-                       env=harness.package_path_env())
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
 
 
 def diff(a: Path, b: Path) -> list[str]:

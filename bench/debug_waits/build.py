@@ -3,7 +3,7 @@
 and without ``debug_waits``, side by side in the existing runners, so that
 both are timed in the same run. No GPU and no nvcc needed here.
 
-    PYTHONPATH=examples python -m bench.debug_waits.build OUT_DIR [--bound-ns 200000000]
+    python -m bench.debug_waits.build OUT_DIR [--bound-ns 200000000]
         [--parts latency,stream,gemm,attention] [--suffix _dw] [--debug-only]
 
 - OUT_DIR/latency: every row of the latency table (bench/latency/kernels.py);

@@ -4,7 +4,7 @@ one format; what run.py needs to
 launch them: entry, tile, stages, cluster, dynamic shared memory) plus an
 exact-check manifest (``exact/``) for test/gpu/suite/run_manifest.py.
 
-    PYTHONPATH=examples python -m bench.gemm.build OUT_DIR [--configs NAME,...]
+    python -m bench.gemm.build OUT_DIR [--configs NAME,...]
 
 The device side (run.py, tools/device/run.sh gemm) needs no MLIR.
 """
@@ -21,11 +21,11 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-import gemm
+from examples import gemm
 from bench import harness
 from bench.gemm.raw_ring import RawConfig
-from gemm_parts import schedule, splitk
-from gemm_parts.layouts import MN_CHUNK, layout_suffix
+from examples.gemm_parts import schedule, splitk
+from examples.gemm_parts.layouts import MN_CHUNK, layout_suffix
 from mbarrier_dialect import manifest
 
 #: The run-5 kernel's defaults (a CTA per tile, direct stores, a 2x1 cluster:

@@ -19,9 +19,9 @@ import dataclasses
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-import gemm
-from gemm_parts.epilogue import warpgroup_barrier
-from gemm_parts.wgmma import BK, acc_type, mma_k_tile, smem_address
+from examples import gemm
+from examples.gemm_parts.epilogue import warpgroup_barrier
+from examples.gemm_parts.wgmma import BK, acc_type, mma_k_tile, smem_address
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import MBarrier, TMABar, byte_offset, for_range, if_then
 

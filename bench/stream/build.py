@@ -18,13 +18,13 @@ needed. Writes cubins and manifest.json into OUT_DIR for bench/stream/run.py.
 """
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import Kernel, Pipeline, if_then
 
 from bench import harness
+from examples import tma_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 COLS, CONSUMERS = 256, 128
@@ -78,13 +78,6 @@ def _grid_dim_x():
     return lang.as_i32(gpu.GridDimOp(gpu.Dimension.x).result)
 
 
-def _example(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -97,7 +90,7 @@ def build(out_dir: Path, nvcc: str = "nvcc") -> dict:
                            str(ROOT / "bench" / "reference"), arch="sm_90a")
         rows.append({"kind": "stream", "depth": depth, "rows": r, "ours": ours,
                      "ours_name": kernel.name, "ref": ref.name, "ref_name": "tma_stream_ref"})
-    pipeline = _example("tma_pipeline")
+    pipeline = tma_pipeline
     for wrap in (None, MCAST_L2_TILES):
         for cluster in (2, 4):
             # "multicast_ptx80": the same multicast pipeline compiled for PTX

@@ -1,6 +1,6 @@
 """``matmul(a, b, out=None)``: examples/gemm.py's GEMM as a torch entry.
 
-    from gemm import matmul            # examples/ on the path (pytest's pythonpath, PYTHONPATH=examples)
+    from examples.gemm import matmul   # from the repository root (the examples package)
     c = matmul(a, b)                   # a: M x K, b: K x N, bf16 CUDA tensors; c = a @ b, bf16
 
 * **Layouts**: ``a`` row- or column-major, ``b`` row- or column-major (the
@@ -179,13 +179,13 @@ def build(config: dict) -> tuple[dict, bytes]:
     folder that holds gemm_parts/, so gemm.py, is on the path); a checker
     warning is an error here. ``reduce_config(S)``: split-K's reduction."""
     if config.get("kernel") == "splitk_reduce":
-        from gemm_parts import splitk
+        from . import splitk
         compiled = splitk.build_reduce(config["split_k"]).compile()
         if compiled.warnings:
             raise RuntimeError(f"the checker warned on the reduction: {compiled.warnings}")
         return {"entry": shapes.reduce_name(config["split_k"]), "config": config,
                 "threads": shapes.REDUCE_THREADS}, compiled.cubin
-    import gemm
+    from .. import gemm
     cfg = gemm.Config(**config)
     compiled = gemm.build(cfg=cfg).compile()
     if compiled.warnings:

@@ -1,11 +1,11 @@
-"""``python examples/gemm.py --run``: one launch of a compiled GEMM on the
+"""``python -m examples.gemm --run``: one launch of a compiled GEMM on the
 GPU on random bf16 inputs, checked against a float64 reference."""
 from __future__ import annotations
 
 import numpy as np
 
-from gemm_parts.shapes import check_shape
-from gemm_parts.wgmma import BK
+from .shapes import check_shape
+from .wgmma import BK
 from mbarrier_dialect.manifest import from_bf16_bits, to_bf16_bits
 
 

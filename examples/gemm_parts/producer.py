@@ -5,8 +5,8 @@ is `rows` / 64 boxes of 64 K x 64 MN, box j at 8 KiB * j of the stage: the
 layouts of gemm_parts/wgmma.py's docstring)."""
 from __future__ import annotations
 
-from gemm_parts.layouts import MN_CHUNK
-from gemm_parts.wgmma import BK, MN_CHUNK_BYTES
+from .layouts import MN_CHUNK
+from .wgmma import BK, MN_CHUNK_BYTES
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang.pipeline import StageBuffer
 

@@ -7,7 +7,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .compiler import EMITS, CompileError, SyncCheckWarning, compile
+from .compiler import EMITS, CompileError, SyncCheckWarning, compile, did_you_mean
 from .ptxas import PtxasError, assemble
 
 __all__ = ["main"]
@@ -126,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         text = _read_input(args.input)
     except OSError as e:
-        return _error(f"cannot read {args.input}: {e.strerror}")
+        hint = did_you_mean(args.input) if isinstance(e, FileNotFoundError) else ""
+        return _error(f"cannot read {args.input}: {e.strerror}{hint}")
     except UnicodeDecodeError as e:
         return _error(f"{args.input} is not UTF-8 text ({e.reason} at byte {e.start})")
     if not text.strip():

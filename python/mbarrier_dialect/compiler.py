@@ -9,6 +9,7 @@ command line is ``mbarrier_dialect.cli``, ``CompiledKernel.launch`` is
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
@@ -268,8 +269,24 @@ def _source_path(source: "str | os.PathLike[str]") -> str | None:
         return None
     if not os.path.isfile(path):
         raise CompileError(f"{path}: no such file (compile() takes an ir.Module, IR text, or "
-                           "the path of an existing file of IR text)")
+                           f"the path of an existing file of IR text){did_you_mean(path)}")
+    if path.endswith(".py"):
+        raise CompileError(f"{path} is a Python program, not IR text: run it with python "
+                           "(a lang kernel compiles itself with k.compile()); compile() and "
+                           "mbarrier-compile read MLIR text (.mlir)")
     return path
+
+
+def did_you_mean(path: str) -> str:
+    """``"; did you mean DIR/NAME?"`` for the closest existing name in the
+    folder of a `path` that does not exist (a typo), else ``""``."""
+    folder, name = os.path.split(path)
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    return f"; did you mean {os.path.join(folder, close[0])}?" if close else ""
 
 
 def _check_chip(chip: str | None) -> None:

@@ -18,7 +18,7 @@ from mlir.dialects import llvm, nvvm
 
 from ..dialects import mbarrier
 from ..dialects.mbarrier import Scope, Semantics
-from ..locations import user_location
+from ..locations import caller_location_text, user_location
 from . import values as V
 from .builder import check_same_kernel, current_kernel, make_type, verified
 from .control import if_then
@@ -159,11 +159,19 @@ class MBarrier:
 
     def arrive(self, stage: IntLike, *, cta_id: IntLike | None = None,
                pred: ir.Value | None = None, count: IntLike | None = None,
-               sem: SemLike = None, scope: ScopeLike = None) -> None:
+               sem: SemLike = None, scope: ScopeLike = None,
+               tx_count: IntLike | None = None) -> None:
         """``mbarrier.arrive`` on barrier `stage`: locally; on CTA
         `cta_id`'s barrier (the ``shared::cluster`` form); or, on a remote
         view, on the view's CTA (``shared::cluster``). `count` arrivals at
-        once; only where the i1 `pred` holds."""
+        once; only where the i1 `pred` holds. `tx_count` is a TMABar's
+        (a TypeError here, saying so)."""
+        if tx_count is not None:
+            where = caller_location_text()
+            raise TypeError(f"{where + ': ' if where else ''}error: tx_count (expect_tx: the "
+                            "bytes a copy brings) is an arrival on a TMABar; this group is an "
+                            "MBarrier: make it with TMABar(pool, depth) for barriers that bulk "
+                            "and TMA copies complete on")
         verified(mbarrier.ArriveOp(self.value, V.as_index(stage), count=_opt_i32(count),
                                    cta_id=_opt_i32(cta_id), pred=_opt_i1(pred),
                                    sem=sem_of(sem), scope=scope_of(scope)))

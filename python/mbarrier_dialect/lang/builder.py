@@ -92,6 +92,14 @@ def make_type(make: "Callable[[], ir.Type]") -> ir.Type:
                                for m in messages)) from None
 
 
+class ParameterError(KeyError):
+    """``k.param(name)`` of a name the kernel does not declare: a KeyError
+    whose message prints as written (a KeyError's own str() quotes it)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 def check_same_kernel(owner: "Builder", what: str) -> None:
     """`what` (e.g. "this MBarrier"), made in kernel `owner`, is about to be
     used: in another kernel being built that is a ``ValueError`` located at
@@ -238,7 +246,11 @@ class Builder:
         for i, (pname, _) in enumerate(self.params):
             if pname == name:
                 return V.wrap(self.entry.arguments[i])
-        raise KeyError(f"kernel {self.name!r} has no parameter {name!r}")
+        where = caller_location_text()
+        names = ", ".join(repr(pname) for pname, _ in self.params) or "none"
+        raise ParameterError(f"{where + ': ' if where else ''}error: kernel {self.name!r} has no "
+                       f"parameter {name!r} (its parameters: {names}; Kernel(..., "
+                       "params=[(name, kind), ...]) declares them)")
 
     @property
     def cluster_size(self) -> int | None:

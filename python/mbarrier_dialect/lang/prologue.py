@@ -6,9 +6,12 @@ may still reach its shared memory). ``k.prologue(...)`` and
 ``k.epilogue()`` are these."""
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 from mlir import ir
+
+from ..locations import caller_location_text
 
 from .barriers import MBarrier, fence_barrier_init, init_group
 from .builder import Builder
@@ -47,6 +50,7 @@ def prologue(kernel: Builder, barriers: Mapping[MBarrier, IntLike] | None = None
         if not isinstance(seq, OrderedSequence):
             raise TypeError(f"prologue(sequences=...) takes OrderedSequences, got a "
                             f"{type(seq).__name__}")
+    _check_not_used_yet([*barriers, *pipes, *sequences])
     with if_then(is_thread(kernel, 0) if leader is None else leader):
         for bar, count in barriers.items():
             init_group(bar, count)
@@ -59,6 +63,53 @@ def prologue(kernel: Builder, barriers: Mapping[MBarrier, IntLike] | None = None
         cluster_sync()
     else:
         sync_threads()
+
+
+# Ops on a group that need no initialized barrier: its memory, views of it,
+# its address, its init, and the start of a pipe's or a sequence's state.
+_NO_INIT_NEEDED = {"mbarrier.alloc", "mbarrier.view", "mbarrier.ptr", "mbarrier.init",
+                   "mbarrier.pipe.create", "mbarrier.pipe.init", "mbarrier.pipe.start",
+                   "mbarrier.pipe.stage", "mbarrier.pipe.full_ptr", "mbarrier.seq.create",
+                   "mbarrier.seq.init", "mbarrier.seq.start"}
+_LOC = re.compile(r'"([^"]+)":(\d+):(\d+)')
+
+
+def _first_use(value: ir.Value) -> str | None:
+    """``file:line:col`` of the first op (by line) built so far that uses
+    `value`, a barrier group, pipe or sequence, as an initialized barrier
+    (through remote views too); None if none has."""
+    found, todo = [], [value]
+    while todo:
+        for use in todo.pop().uses:
+            op = use.owner
+            name = op.name
+            if name == "mbarrier.remote_view":
+                todo.extend(op.results)
+            elif name.startswith("mbarrier.") and name not in _NO_INIT_NEEDED:
+                match = _LOC.search(str(op.location))
+                if match:
+                    found.append((match[1], int(match[2]), int(match[3])))
+    if not found:
+        return None
+    file, line, col = min(found)
+    return f"{file}:{line}:{col}"
+
+
+def _check_not_used_yet(groups) -> None:
+    """A group the prologue initializes must not have been used before it:
+    ops built before ``k.prologue()`` run before its inits, on barriers
+    that are not initialized yet (undefined). A ``ValueError`` at the
+    prologue's line, with a note at the first use."""
+    for group in groups:
+        use = _first_use(group.value)
+        if use is not None:
+            where = caller_location_text()
+            raise ValueError(
+                f"{where + ': ' if where else ''}error: k.prologue() initializes this "
+                f"{type(group).__name__} after it is used: the ops built before the prologue "
+                "run before its inits, on barriers not yet initialized; call k.prologue() "
+                f"right after pool.commit(), before any barrier or pipe operation\n"
+                f"{use}: note: first used here")
 
 
 def epilogue(kernel: Builder) -> None:

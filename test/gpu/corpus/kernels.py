@@ -25,23 +25,31 @@ from mbarrier_dialect.manifest import Case, buffer, scalar, tensormap
 from mbarrier_dialect.runtime import validate_launch_shape
 from named_pingpong import named_pingpong  # noqa: E402 (test/gpu/corpus is on the path)
 
-EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples")
+EXAMPLES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                         "examples"))
 # The Python examples, each in the suite through its case().
 EXAMPLE_MODULES = ("first_kernel", "producer_consumer", "cluster_ring", "bulk_copy",
                    "tma_pipeline", "gemm", "attention")
 
 
 def example(name: str):
-    """examples/<name>.py as a module (examples/ is on the path, as when it
-    runs as a script: gemm.py imports its parts from examples/gemm_parts/;
-    pytest's pythonpath, or the PYTHONPATH build_suite.py runs with, puts
-    it there)."""
-    path = os.path.join(EXAMPLES, f"{name}.py")
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module      # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    """examples/<name>.py as a module of the `examples` package
+    (``examples.<name>``: gemm.py and attention.py import their parts
+    relatively). pytest's pythonpath has the repository root, so the
+    package imports as it is; a script of this folder run from the
+    repository root (build_suite.py) has only this folder on its path, so
+    the package is loaded by path from examples/__init__.py, once."""
+    if "examples" not in sys.modules:
+        try:
+            importlib.import_module("examples")
+        except ModuleNotFoundError:
+            init = os.path.join(EXAMPLES, "__init__.py")
+            spec = importlib.util.spec_from_file_location(
+                "examples", init, submodule_search_locations=[EXAMPLES])
+            package = importlib.util.module_from_spec(spec)
+            sys.modules["examples"] = package
+            spec.loader.exec_module(package)
+    return importlib.import_module(f"examples.{name}")
 
 
 class MlirFileKernel:
@@ -413,7 +421,7 @@ def gemm_splitk_reduce_example() -> Case:
     """The split-K reduction (gemm_parts/splitk.py's second kernel): 3
     slices of 130 x 777 summed into bf16 C, checked bit for bit."""
     example("gemm")
-    from gemm_parts import splitk
+    from examples.gemm_parts import splitk
     return splitk.reduce_case(130, 777, 3, seed=3, name="gemm_splitk_reduce_exact")
 
 

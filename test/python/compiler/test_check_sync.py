@@ -72,7 +72,7 @@ def test_every_example_file_passes_the_checker():
         if name.endswith(".mlir"):
             text = Path(examples, name).read_text()
             assert _silent(Path(examples, name), "nvgpu." in text) == [], name
-        elif name.endswith(".py"):
+        elif name.endswith(".py") and name != "__init__.py":
             module = kernels.example(name[:-3])
             assert _silent(module.build()) == [], name
 

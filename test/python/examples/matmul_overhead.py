@@ -3,17 +3,37 @@
 the same tensors as the call before, on the CPU: the fake tensors and the
 stand-in driver of test_gemm_matmul.py beside it (its launch a Python
 call), so what is timed is matmul's own Python path. It sits with the test
-doubles it uses (the test layer, above examples/); examples/ on the path:
+doubles it uses (the test layer, above examples/). From the repository
+root, no PYTHONPATH:
 
-    PYTHONPATH=examples python test/python/examples/matmul_overhead.py [--calls 20000]
+    python test/python/examples/matmul_overhead.py [--calls 20000]
+
+(its folder is first on its path, not the repository root: the `examples`
+package is loaded by path, before the test module that imports it).
 """
 import argparse
+import importlib
+import importlib.util
 import pathlib
+import sys
 import tempfile
 import time
 
-import test_gemm_matmul as t   # beside this script (its folder is sys.path[0])
-from gemm_parts import api
+EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples"
+
+
+def _examples_package():
+    """The repository's `examples` package, loaded by path (once)."""
+    if "examples" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "examples", EXAMPLES / "__init__.py", submodule_search_locations=[str(EXAMPLES)])
+        sys.modules["examples"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules["examples"])
+
+
+_examples_package()
+import test_gemm_matmul as t  # noqa: E402  (beside this script: its folder is sys.path[0])
+from examples.gemm_parts import api  # noqa: E402
 
 
 def main() -> None:

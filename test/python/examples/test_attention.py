@@ -12,8 +12,8 @@ import warnings
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-import attention  # noqa: E402
-from attention_parts.shapes import check_shape, flops, grid  # noqa: E402
+from examples import attention  # noqa: E402
+from examples.attention_parts.shapes import check_shape, flops, grid  # noqa: E402
 
 
 def compiled(debug_waits=0, **kw):
@@ -197,7 +197,7 @@ def test_persistent_takes_batch_heads_and_a_grid_of_at_most_the_sms():
 
 def test_config_for_is_the_schedule_table_and_matches_a_built_row():
     import dataclasses
-    from attention_parts import schedule
+    from examples.attention_parts import schedule
     for d in (64, 128):
         for causal in (False, True):
             for seq in (1024, 16384):
@@ -251,7 +251,7 @@ def test_every_choice_of_config_for_is_a_configuration_the_benchmark_builds():
     (``default``): each choice, at every benchmarked seq, is in build.py."""
     import dataclasses
     from bench.attention import build as bench_build
-    from attention_parts import schedule
+    from examples.attention_parts import schedule
     built = {n: dataclasses.asdict(c) for n, c in bench_build.CONFIGS.items()}
     for d in (64, 128):
         for causal in (False, True):

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attention_parts import api, schedule  # examples/: pytest's pythonpath
+from examples.attention_parts import api, schedule  # examples/: pytest's pythonpath
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -300,7 +300,7 @@ def test_cache_keys_the_real_kernels_source(tmp_path):
     """attention.kernel_for: the MLIR source of the configuration, the same
     for the same fields, another for other fields (no compile here)."""
     pytest.importorskip("mlir")
-    import attention
+    from examples import attention
     a = attention.kernel_for(schedule.choose(128, 4096, False))
     b = attention.kernel_for(schedule.choose(128, 4096, False))
     c = attention.kernel_for(schedule.choose(128, 4096, True))
@@ -422,7 +422,7 @@ def test_the_real_kernel_compiles_once_into_the_cache(tmp_path):
     pytest.importorskip("mlir")
     import warnings
 
-    import attention
+    from examples import attention
     fields = schedule.choose(64, 20000, True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")        # a checker warning fails the test

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attention_parts import api, backward_api
+from examples.attention_parts import api, backward_api
 from test_attention_api import BF16, F16, F32, Driver, Tensor, fakes  # noqa: F401  (fixture)
 
 
@@ -182,7 +182,7 @@ def test_capture_allocates_only_torch_memory(bwd_fakes, tmp_path):
 
 def test_the_cache_keys_the_real_kernels_sources():
     pytest.importorskip("mlir")
-    import attention
+    from examples import attention
     fields = backward_api.fields
     a = attention.backward_kernel_for(fields("bwd", 128, False))
     b = attention.backward_kernel_for(fields("bwd", 128, False))
@@ -208,7 +208,7 @@ def test_the_kernels_compile_with_the_checker_silent(d, causal, consumers):
     pytest.importorskip("mlir")
     import warnings
 
-    from attention_parts import backward, backward_rows
+    from examples.attention_parts import backward, backward_rows
     with warnings.catch_warnings():
         warnings.simplefilter("error")                   # a checker warning fails the test
         main = backward.build(cfg=backward.BwdConfig(head_dim=d, causal=causal,
@@ -251,7 +251,7 @@ def test_a_stage_never_released_is_a_located_error(monkeypatch):
     acquire of it would hang), building the kernel fails with the
     verifier's error, located at the wait in backward.py."""
     pytest.importorskip("mlir")
-    from attention_parts import backward
+    from examples.attention_parts import backward
     from mbarrier_dialect.lang import pipeline
     monkeypatch.setattr(pipeline.ConsumerSlot, "release", lambda self, pred=None: None)
     with pytest.raises(ValueError, match="backward.py:[0-9]+:[0-9]+: error: 'mbarrier.pipe.wait' "
@@ -264,7 +264,7 @@ def test_the_causal_order_is_a_permutation_longest_first():
     and within each group of CAUSAL_GROUP batch x heads key block 0 of each
     before key block 1 (the most query blocks first)."""
     pytest.importorskip("mlir")
-    from attention_parts import backward
+    from examples.attention_parts import backward
     G = backward.CAUSAL_GROUP
 
     def select(c, a, b):

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gemm_parts import api, layouts, schedule
+from examples.gemm_parts import api, layouts, schedule
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -265,7 +265,7 @@ def test_a_configuration_is_compiled_once_per_cache_and_keyed_by_its_source(tmp_
 @pytest.mark.parametrize("a_major, b_major", [("K", "MN"), ("MN", "K"), ("MN", "MN")])
 def test_the_layouts_set_the_transpose_bits_and_load_64_wide_boxes(a_major, b_major):
     pytest.importorskip("mlir")
-    import gemm
+    from examples import gemm
     cfg = gemm.Config(bn=256, stages=4, cluster=1, persistent=True, epilogue="tma",
                       a_major=a_major, b_major=b_major)
     with warnings.catch_warnings():
@@ -284,7 +284,7 @@ def test_the_layouts_set_the_transpose_bits_and_load_64_wide_boxes(a_major, b_ma
 
 def test_an_n_major_b_needs_64_row_chunks():
     pytest.importorskip("mlir")
-    import gemm
+    from examples import gemm
     with pytest.raises(ValueError, match="64-row chunks"):
         gemm.Config(bn=192, cluster=2, b_major="MN")
     with pytest.raises(ValueError, match="'K' or 'MN'"):

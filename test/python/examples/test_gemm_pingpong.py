@@ -17,10 +17,10 @@ import pytest
 from mbarrier_dialect.runtime import debug_wait_sites
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-import gemm
+from examples import gemm
 from bench.gemm import build as bench_build
 from bench.gemm.build import run5
-from gemm_parts import schedule
+from examples.gemm_parts import schedule
 from test_gemm import compiled  # build + compile, a checker warning fails
 
 PP = dict(cluster=1, persistent=True, consumers="pingpong")

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-import gemm
+from examples import gemm
 from bench.gemm.raw_ring import RawConfig
 
 

@@ -9,12 +9,12 @@ import warnings
 import numpy as np
 import pytest
 
-from gemm_parts import schedule, shapes
+from examples.gemm_parts import schedule, shapes
 
 pytest.importorskip("mlir")
 
-import gemm  # noqa: E402
-from gemm_parts import splitk  # noqa: E402
+from examples import gemm  # noqa: E402
+from examples.gemm_parts import splitk  # noqa: E402
 
 
 def _compile(cfg, M=264, N=1032, K=1032):

@@ -14,10 +14,10 @@ import re
 
 import pytest
 
-import gemm
+from examples import gemm
 from bench.gemm import build as bench_build
-from gemm_parts import schedule
-from gemm_parts.epilogue import STORE_DEPTH, reads_left
+from examples.gemm_parts import schedule
+from examples.gemm_parts.epilogue import STORE_DEPTH, reads_left
 from test_gemm import compiled  # build + compile, a checker warning fails
 
 

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-import gemm
+from examples import gemm
 from bench.gemm import build as bench_build
-from gemm_parts import api, schedule
-from gemm_parts.epilogue import _staging_offset
+from examples.gemm_parts import api, schedule
+from examples.gemm_parts.epilogue import _staging_offset
 from test_gemm import compiled  # build + compile, a checker warning fails
 from test_gemm_matmul import FakeTensor, _prefilled, fake  # noqa: F401  (the fixture)
 

@@ -153,10 +153,10 @@ def test_the_check_sees_an_upward_import():
 
 # --------------------------------------------------------------------------
 # The annex (issue 33): mbarrier_dialect <- examples <- bench <- test, each
-# importing only what is to its left, through package paths (pyproject's
-# pytest pythonpath; PYTHONPATH=examples for a builder run from the
-# repository root; the `bench` package); no sys.path edits anywhere (the
-# device-side runners load what they need by path).
+# importing only what is to its left, through package paths: the `examples`
+# and `bench` packages from the repository root (pyproject's pytest
+# pythonpath, `python -m` from there), no PYTHONPATH and no sys.path edits
+# anywhere (the device-side runners load what they need by path).
 # --------------------------------------------------------------------------
 
 ANNEX = ["python/mbarrier_dialect", "examples", "bench", "test"]
@@ -172,16 +172,16 @@ def _py_files(folder):
 
 def _top_names(folder):
     """The top-level module names a layer defines (its files and packages)."""
-    if folder == "bench":
-        return {"bench"}
+    if folder in ("bench", "examples"):
+        return {folder}
     if folder == "python/mbarrier_dialect":
         return {"mbarrier_dialect"}
     names = set()
     for rel in _py_files(folder):
         parts = os.path.relpath(rel, folder)[:-3].split(os.sep)
-        # examples/ is on the path (its files and packages); a test folder's
-        # files are imported by their own names (pytest's rootdir paths).
-        names.add(parts[0] if folder == "examples" else parts[-1])
+        # a test folder's files are imported by their own names (pytest's
+        # rootdir paths and pythonpath).
+        names.add(parts[-1])
     return names - {"conftest", "__init__"}
 
 
@@ -210,6 +210,31 @@ def test_the_annex_imports_only_downward(layer):
     wrong = {path: found for path in _py_files(ANNEX[layer])
              if (found := _upward_imports(path, layer))}
     assert not wrong, f"imports of a layer above {ANNEX[layer]}: {wrong}"
+
+
+# The device-side runners that import attention_parts from the copy their
+# builder put beside them (DIR/attention_parts, their own folder).
+FROM_A_COPY = {"bench/attention/api_run.py", "bench/attention/bwd_run.py"}
+
+
+def _bare_example_imports(path):
+    """Imports of `path` that name a module of examples/ without the
+    package (``import gemm``, ``from gemm_parts import ...``): they need
+    examples/ itself on the path, and load the module a second time."""
+    bare = {os.path.splitext(name)[0] for name in os.listdir(os.path.join(ROOT, "examples"))
+            if name.endswith(".py") or os.path.isdir(os.path.join(ROOT, "examples", name))}
+    bare -= {"__init__", "__pycache__"}
+    return [(line, name) for line, name in _absolute_imports(path) if name in bare]
+
+
+def test_examples_are_imported_through_their_package():
+    assert {"gemm", "gemm_parts", "attention_parts"} <= {
+        os.path.splitext(n)[0] for n in os.listdir(os.path.join(ROOT, "examples"))}
+    found = {path: lines for folder in ANNEX for path in _py_files(folder)
+             if path not in FROM_A_COPY and (lines := _bare_example_imports(path))}
+    assert not found, (
+        "import an example through its package (`from examples import gemm`, "
+        f"`from examples.gemm_parts import ...`, or relatively inside examples/): {found}")
 
 
 def _is_sys_path(node) -> bool:
@@ -249,8 +274,8 @@ def test_no_sys_path_edits():
     found = {path: lines for folder in ANNEX for path in _py_files(folder)
              if (lines := _path_edits(path))}
     assert not found, (
-        f"sys.path edits: import through package paths (pyproject's pytest pythonpath, "
-        f"PYTHONPATH=examples for a builder, the bench package) or load by path: {found}")
+        f"sys.path edits: import through package paths (the examples and bench packages "
+        f"from the repository root, pyproject's pytest pythonpath) or load by path: {found}")
 
 
 def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeypatch):
@@ -262,6 +287,10 @@ def test_the_annex_checks_see_an_upward_import_and_a_path_edit(tmp_path, monkeyp
         "import sys\nsys.path" + ".insert(0, 'x')\nfrom bench.gemm import raw_ring\n")
     assert _upward_imports("examples/bad.py", 1) == [(3, "bench")]
     assert _path_edits("examples/bad.py") == [2]
+    # A bare import of an example's module.
+    (tmp_path / "examples" / "gemm_parts").mkdir()
+    (tmp_path / "examples" / "gemm.py").write_text("from gemm_parts import api\nfrom . import bad\n")
+    assert _bare_example_imports("examples/gemm.py") == [(1, "gemm_parts")]
     # Every other way of changing the path.
     (tmp_path / "examples" / "worse.py").write_text(
         "import site, sys as _sys\nfrom sys import path as P\n_sys.path" + "[:0] = ['x']\n"

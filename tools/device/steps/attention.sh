@@ -1,5 +1,5 @@
 # The attention benchmark (BENCHMARKS.md). Build:
-#   PYTHONPATH=examples python -m bench.attention.build .gpu/attn   (copies run.py, runtime.py, shapes.py, schedule.py,
+#   python -m bench.attention.build .gpu/attn   (copies run.py, runtime.py, shapes.py, schedule.py,
 #   triton_fa.py there; D=.gpu/other for another folder)   carry [".gpu/attn"]
 #   the exact manifest (test/gpu/suite/run_manifest.py: O and lse bit for bit);
 #   SANITIZE=name,... : memcheck, racecheck, synccheck on those exact kernels;

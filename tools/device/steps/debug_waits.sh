@@ -1,6 +1,6 @@
 # Debug waits (issue 21). Build here first:
 #   python test/gpu/corpus/debug_waits.py .gpu/debug-waits
-#   PYTHONPATH=examples python -m bench.debug_waits.build .gpu/debug-waits-cost
+#   python -m bench.debug_waits.build .gpu/debug-waits-cost
 # carry [".gpu/debug-waits", ".gpu/debug-waits-cost"]. NO_SANITIZE=1 skips the
 # sanitizers, NO_BENCH=1 the cost.
 #   1. every hang (buggy.py's b1 b4 b5 b6; h1 wait cycle, h2 bytes from
@@ -41,9 +41,9 @@ summary_debug_waits() {
 # The cost of debug waits before/after the call-free report (issue 31), with
 # the barrier-state probes and the hangs (37 s on the H200). Build here first
 # (C=.gpu/debug-waits-31):
-#   PYTHONPATH=examples python -m bench.debug_waits.build $C/cost --parts gemm,attention \
+#   python -m bench.debug_waits.build $C/cost --parts gemm,attention \
 #       --suffix _dw_before --debug-only          # with the compiler before the change
-#   PYTHONPATH=examples python -m bench.debug_waits.build $C/cost --parts gemm,attention
+#   python -m bench.debug_waits.build $C/cost --parts gemm,attention
 #   python test/gpu/corpus/debug_waits.py $C/hangs
 #   mkdir -p $C/probe && cp bench/debug_waits/probe/* $C/probe/ && \
 #     (cd $C/probe && ptxas -arch=sm_90a words.ptx -o words.cubin && \

@@ -1,6 +1,6 @@
 # The GEMM benchmark (BENCHMARKS.md, bench/gemm/README.md).
 
-# step gemm. Build:  PYTHONPATH=examples python -m bench.gemm.build .gpu/gemm   carry [".gpu/gemm"]; run.py
+# step gemm. Build:  python -m bench.gemm.build .gpu/gemm   carry [".gpu/gemm"]; run.py
 # options in GEMM_ARGS. Steps, in order (each can be switched off or narrowed):
 #   the exact manifest (a FAIL or HANG stops the step; STOP=0: go on);
 #   SANITIZE=1 (default): memcheck, racecheck, synccheck on it;
@@ -69,7 +69,7 @@ step_gemm_ncu() {
 # step gemm-graph: the torch entry (matmul). Build (needs MLIR):
 #   C=.gpu/matmul; mkdir -p $C && cp -r examples/gemm.py examples/gemm_parts bench/gemm/run.py bench/gemm/graph_run.py $C/
 #   (cd examples && python -m gemm_parts.api --fill ../$C/cache)
-#   PYTHONPATH=examples python -m bench.gemm.build $C/gemm --configs p1_256_ts,p1_256_ts_aK_bMN,...   (the exact manifest)
+#   python -m bench.gemm.build $C/gemm --configs p1_256_ts,p1_256_ts_aK_bMN,...   (the exact manifest)
 # carry [".gpu/matmul"] (C=... for another folder). The exact manifest of the layouts' builds and
 # memcheck on it; graph_run.py --check (four layouts vs float64, graph replay == eager, a strided
 # operand refused) and --variants (each configuration on the small and K 1024-2048 shapes); then

@@ -1,6 +1,6 @@
 # The pipelines (issue 12): 1-CTA TMA ring, 2-/4-CTA row multicast with remote
 # release, deep rings (D = 8). Build here first:
-#   for s in pipes pipes-sanitize pipes-stress; do PYTHONPATH=examples:test/gpu/corpus python test/gpu/suite/build_suite.py .gpu/$s --suite $s; done
+#   for s in pipes pipes-sanitize pipes-stress; do python test/gpu/corpus/build_suite.py .gpu/$s --suite $s; done
 # carry [".gpu/pipes", ".gpu/pipes-sanitize", ".gpu/pipes-stress"].
 
 step_pipes() { timeout 120 python3 test/gpu/suite/run_manifest.py .gpu/pipes --log "$OUT/pipes.log"; }

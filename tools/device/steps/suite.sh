@@ -1,5 +1,5 @@
 # The GPU suite (RELIABILITY.md). Build here first:
-#   for s in full sanitize stress stress-sanitize; do PYTHONPATH=examples:test/gpu/corpus python test/gpu/suite/build_suite.py .gpu/$s --suite $s; done
+#   for s in full sanitize stress stress-sanitize; do python test/gpu/corpus/build_suite.py .gpu/$s --suite $s; done
 #   python test/gpu/suite/edge_manifest.py .gpu/full .gpu/edge
 # carry [".gpu/full", ".gpu/sanitize", ".gpu/stress", ".gpu/edge"] (and ".gpu/stress-sanitize").
 

@@ -3,11 +3,12 @@ write a manifest (kernel, launch shape, inputs, expected outputs) that
 run_manifest.py executes on the GPU machine with its own Python. The
 manifest writer is mbarrier_dialect.manifest.
 
-    PYTHONPATH=examples:test/gpu/corpus python test/gpu/suite/build_suite.py OUT_DIR \
-        [--suite full|sanitize|stress]
+    python test/gpu/corpus/build_suite.py OUT_DIR [--suite full|sanitize|stress]
 
-(the package path of pyproject.toml's pytest ``pythonpath``: the corpus it
-builds, and examples/, whose ``case()`` the corpus's kernels.py runs).
+from the repository root, no PYTHONPATH: the script's folder (the corpus it
+builds) is first on its path, and kernels.py loads the `examples` package,
+whose ``case()`` it runs, by path (pytest imports all of it through
+pyproject.toml's ``pythonpath``).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import argparse
 
 from mbarrier_dialect import manifest
 
-import kernels  # test/gpu/corpus
+import kernels  # test/gpu/corpus, this script's folder
 import order_store_kernels  # issue 22's kernels (test/gpu/corpus)
 
 
