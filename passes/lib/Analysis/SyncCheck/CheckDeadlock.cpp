@@ -19,6 +19,10 @@
 // schedules reach it and a warning where one does. Where every warp ends and
 // a named-barrier phase completed with bar.arrive alone, so that no thread
 // waited for it (an arrive where a sync was needed, vllm#26026): a warning.
+// A stuck run on one mbarrier whose phase got one arrival from every warp
+// that ever arrives on it, short of its count, is that count's error (at
+// the init), or, where one arrival of the phase is by some lanes of its
+// warp only and all of them would bring the count, that arrival's.
 // Where the run is stuck with no cycle, a warp blocked in both schedules on
 // an mbarrier phase that no arrival starts (every arrival on the barrier has
 // come and completed whole phases), for the next phase of its parity after
@@ -27,7 +31,8 @@
 // Silence (no run) where the model cannot decide: a cluster of several CTAs,
 // an unknown block, unstructured control flow, a call it cannot see, a loop
 // other than an scf.for of constant trips, an op whose points, id, count,
-// index or parity are unknown or differ within a warp, a polling wait, an
+// index or parity are unknown or differ within a warp, a polling wait
+// (other than a spin loop on a test_wait / try_wait: a wait), an
 // arrival on another CTA, a barrier initialized twice or never.
 //
 //===----------------------------------------------------------------------===//
