@@ -368,11 +368,10 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
         << "deadlock: initialized with arrival count " << count
         << ", but a phase of the barrier gets " << got << " arrival(s): "
         << run.traces.model.describe(arrivers)
-        << (ended ? " arrive on it once each and end, while "
-                  : " arrive on it once each and then wait for ")
-        << run.traces.model.describe(waiting)
-        << (ended ? " wait" : ", which wait")
-        << " on it for the phase to complete (the count is more "
+        << (ended ? " arrive on it once each and end, while " : "")
+        << (ended ? "" : " arrive on it once each and then wait for ")
+        << run.traces.model.describe(waiting) << (ended ? " wait" : "")
+        << (ended ? "" : ", which wait") << " on it for the phase to complete (the count is more "
            "than the arrivals of a phase)";
     out.note(init->second, kDeadlockSlot, e.op->getLoc(),
              "the wait that never completes");
