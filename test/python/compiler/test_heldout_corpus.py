@@ -55,16 +55,10 @@ CORPORA = {
     "heldout2": dict(
         at_least=15,
         known_misses={
-            "cuda_guide_spatial_partition.bug-elected-initial-ready":
-                "an up-front arrival made by lane 0 only (3 + 32 of 128) leaves the producer's first wait hanging: silent",
-            "ptx_isa_test_wait_loop.bug-full-count-block":
-                "count 64 with 32 arrivals, waited by a test_wait spin loop (scf.while): the never-completing phase is silent",
             "cuda_guide_tma_1d.bug-no-syncthreads-before-store":
                 "thread 0's bulk store of a buffer the other threads write, with no CTA barrier in between: silent",
             "triton_grouped_gemm.bug-consumer-counter-per-tile":
                 "consumer's ring stage/parity from the k-loop index while the producer's counter runs across tiles: silent",
-            "cutlass_streamk_fixup.bug-arrive-inc-sync-in-thread0":
-                "a 256-thread bar.sync reached by thread 0 only (inside its branch) never completes: silent",
             "tk_lcsf_store.bug-finished-before-read-wait":
                 "output stage released to the consumers before the TMA store's wait_group.read: silent",
             "tilelang_pipelined_tma.bug-parity-of-k":

@@ -19,6 +19,10 @@
 // schedules reach it and a warning where one does. Where every warp ends and
 // a named-barrier phase completed with bar.arrive alone, so that no thread
 // waited for it (an arrive where a sync was needed, vllm#26026): a warning.
+// A stuck run on one mbarrier whose phase got one arrival from every warp
+// that ever arrives on it, short of its count, is that count's error (at
+// the init), or, where one arrival of the phase is by some lanes of its
+// warp only and all of them would bring the count, that arrival's.
 // Where the run is stuck with no cycle, a warp blocked in both schedules on
 // an mbarrier phase that no arrival starts (every arrival on the barrier has
 // come and completed whole phases), for the next phase of its parity after
@@ -27,7 +31,8 @@
 // Silence (no run) where the model cannot decide: a cluster of several CTAs,
 // an unknown block, unstructured control flow, a call it cannot see, a loop
 // other than an scf.for of constant trips, an op whose points, id, count,
-// index or parity are unknown or differ within a warp, a polling wait, an
+// index or parity are unknown or differ within a warp, a polling wait
+// (other than a spin loop on a test_wait / try_wait: a wait), an
 // arrival on another CTA, a barrier initialized twice or never.
 //
 //===----------------------------------------------------------------------===//
@@ -256,6 +261,59 @@ std::string describeEventBarrier(const BarrierRun &run, const BarrierEvent &e) {
   return "an mbarrier";
 }
 
+/// The short phase of reportShortPhase where the count is right for the
+/// warps that arrive and an arrival is made by fewer lanes than its warp
+/// has (an arrive under `lane == 0` on a barrier that counts threads): with
+/// every lane of those warps arriving there, the phase would get exactly
+/// its count. Reported at that arrival (the elected arrival is the bug);
+/// whether it made the report.
+bool reportPartialArrival(const BarrierRun &run, const BarrierEvent &blocked,
+                          int64_t count, int64_t got,
+                          const llvm::BitVector &arrivers,
+                          const llvm::BitVector &waiting, Severity severity,
+                          Reporter &out) {
+  // Each arriving warp's one arrival of the phase: its last arrival on the
+  // barrier before where it stands.
+  int64_t whole = got;
+  Operation *partial = nullptr;
+  llvm::BitVector partialWarps(arrivers.size());
+  int64_t partialArrivals = 0;
+  for (int u : arrivers.set_bits()) {
+    const std::vector<BarrierEvent> &trace = run.traces.traces[u];
+    const BarrierEvent *mine = nullptr;
+    for (size_t i = run.pc[u]; i-- > 0;)
+      if (trace[i].kind == BarrierEvent::Arrive && trace[i].key == blocked.key) {
+        mine = &trace[i];
+        break;
+      }
+    int64_t threads = run.traces.model.warpThreads(u);
+    if (!mine || mine->amount >= threads)
+      continue;
+    if (partial && partial != mine->op)
+      return false; // two partial arrivals: which one is not known
+    partial = mine->op;
+    partialWarps.set(u);
+    partialArrivals += mine->amount;
+    whole += threads - mine->amount;
+  }
+  if (!partial || whole != count)
+    return false;
+  out.report(partial, severity, kDeadlockSlot)
+      << "deadlock: a phase of this barrier (initialized with arrival count "
+      << count << ") gets " << got << " arrival(s), of which this arrival "
+      << "brings " << partialArrivals << " (some lanes of "
+      << run.traces.model.describe(partialWarps) << " only); "
+      << run.traces.model.describe(arrivers)
+      << " arrive on it once each, and "
+      << run.traces.model.describe(waiting)
+      << " wait on it for the phase to complete (with every lane of "
+         "those warps arriving here the phase would get its "
+      << count << ")";
+  out.note(partial, kDeadlockSlot, blocked.op->getLoc(),
+           "the wait that never completes");
+  return true;
+}
+
 /// A stuck run whose blocked warp waits on an mbarrier phase that got one
 /// arrival from every warp that ever arrives on the barrier, and fewer than
 /// its init count (CUTLASS's empty barriers initialized with 3 where two
@@ -301,13 +359,19 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
       if (!run.done[u] && !run.traces.traces[u].empty() &&
           run.blockedAt(u).op == e.op)
         waiting.set(u);
+    if (reportPartialArrival(run, e, count, got, arrivers, waiting, severity,
+                             out))
+      return true;
+    bool ended = llvm::all_of(arrivers.set_bits(),
+                              [&](unsigned u) { return run.done[u]; });
     out.report(init->second, severity, kDeadlockSlot)
         << "deadlock: initialized with arrival count " << count
         << ", but a phase of the barrier gets " << got << " arrival(s): "
         << run.traces.model.describe(arrivers)
-        << " arrive on it once each and then wait for "
-        << run.traces.model.describe(waiting)
-        << ", which wait on it for the phase to complete (the count is more "
+        << (ended ? " arrive on it once each and end, while " : "")
+        << (ended ? "" : " arrive on it once each and then wait for ")
+        << run.traces.model.describe(waiting) << (ended ? " wait" : "")
+        << (ended ? "" : ", which wait") << " on it for the phase to complete (the count is more "
            "than the arrivals of a phase)";
     out.note(init->second, kDeadlockSlot, e.op->getLoc(),
              "the wait that never completes");
@@ -390,14 +454,9 @@ bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
     const BarrierEvent &e = run.blockedAt(w);
     if (!e.named() || run.arriversOn(e.key, w).any())
       continue;
-    // Fewer threads than the count ever use the id: CheckNamedBarriers.cpp.
-    int64_t users = 0;
-    for (const std::vector<BarrierEvent> &trace : run.traces.traces)
-      users += llvm::any_of(trace, [&](const BarrierEvent &other) {
-        return other.kind == BarrierEvent::Arrive && other.key == e.key;
-      });
-    if (e.count > 0 && users * kWarpSize < e.count)
-      return true;
+    // (Fewer threads than the count ever use the id is class 11's error
+    // where it knows every use's warps: then this run is not read. Where
+    // it does not, an executing set of the CTA's id, the run's CTA says.)
     llvm::BitVector same = run.blockedAtOp(e.op);
     out.report(e.op, severity, kDeadlockSlot)
         << "deadlock: " << run.traces.model.describe(same) << " wait here on "
@@ -537,6 +596,13 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
       }
     if ((keys.size() > 1 || namedBlocked) &&
         reportDeadlock(*stuck, severity, out))
+      return;
+    // One mbarrier whose phase every warp that ever arrives on it has
+    // brought its arrival to, short of the count (the consumers of a
+    // test_wait loop spinning on a full barrier counted for the block):
+    // class 4 counts straight-line arrivals only.
+    if (keys.size() == 1 && !namedBlocked &&
+        reportShortPhase(*stuck, severity, out))
       return;
     // A wait for a phase that no arrival starts, at the same op in both
     // schedules of an instance (a warp that only lags a whole phase behind

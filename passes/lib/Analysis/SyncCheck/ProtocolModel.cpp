@@ -347,18 +347,27 @@ private:
     uint32_t all = lanes;
     uint32_t parts[2] = {*thenLanes, all & ~*thenLanes};
     SmallVector<SmallVector<std::optional<APInt>>, 2> results;
+    bool partialBefore = partialNamed;
+    bool partialIn[2] = {false, false};
     for (unsigned i = 0; i < 2; ++i) {
       Region &region = op->getRegion(i);
       if (!parts[i] || region.empty())
         continue;
       lanes = parts[i];
+      partialNamed = false;
       bool walked = walkBlock(region.front());
+      partialIn[i] = partialNamed;
       if (walked)
         results.push_back(yielded(region.front()));
       lanes = all;
       if (!walked)
         return fail(__LINE__);
     }
+    // A warp split between named barriers in both branches: its arrivals
+    // per phase are not the warp's once.
+    if (partialIn[0] && partialIn[1])
+      return fail(__LINE__);
+    partialNamed = partialBefore || partialIn[0] || partialIn[1];
     for (auto [i, result] : llvm::enumerate(op->getResults())) {
       std::optional<APInt> value;
       for (auto [j, branch] : llvm::enumerate(results)) {
@@ -425,9 +434,33 @@ private:
     return true;
   }
 
+  /// A spin loop on a test_wait / try_wait (`while (!test_wait(...))`,
+  /// a nanosleep or other ops without events between the probes): the
+  /// loop exits once the phase completed, so it is that wait.
+  std::optional<bool> spinWait(Operation *op) {
+    Value done = spinLoopExitValue(op);
+    Operation *probe = done ? done.getDefiningOp() : nullptr;
+    if (!probe || !isa<TestWaitOp, TryWaitOp>(probe))
+      return std::nullopt;
+    bool otherEvents = false;
+    op->walk([&](Operation *inner) {
+      otherEvents |= inner != probe && inner->getNumRegions() == 0 &&
+                     isSyncLeaf(inner, cpAsync);
+    });
+    if (otherEvents)
+      return std::nullopt;
+    int64_t offset = isa<TestWaitOp>(probe)
+                         ? cast<TestWaitOp>(probe).getPhaseOffset()
+                         : cast<TryWaitOp>(probe).getPhaseOffset();
+    return waitEvent(probe, cast<MBarrierWaitOpInterface>(probe).getPhase(),
+                     offset);
+  }
+
   bool walkWhile(Operation *op) {
     if (op->getNumRegions() != 2)
       return fail(__LINE__);
+    if (std::optional<bool> walked = spinWait(op))
+      return *walked || fail(__LINE__);
     Block &cond = op->getRegion(0).front(), &body = op->getRegion(1).front();
     SmallVector<std::optional<APInt>> carried;
     {
@@ -603,9 +636,12 @@ private:
     return fail(__LINE__); // try_wait, test_wait, pipes, sequences
   }
 
+  /// A named-barrier op; a warp arrives for its threads (as class 11
+  /// counts), also where only some of its lanes execute the op (thread 0
+  /// alone at a bar.sync: the barrier counts the warp). Lanes of one warp
+  /// at named barriers in both branches of an scf.if are not followed.
   bool named(Operation *op, bool waits) {
-    if (lanes != fullLanes())
-      return fail(__LINE__);
+    partialNamed |= lanes != fullLanes();
     std::optional<int64_t> id, count;
     if (std::optional<UpstreamNamedBarrier> up = upstreamNamedBarrierOf(op)) {
       id = up->id ? evalWarpInt(up->id) : std::optional<int64_t>(0);
@@ -617,7 +653,7 @@ private:
     if (!id || !count || *id < 0 || *id >= kNamedPerCTA || *count < 0)
       return fail(__LINE__);
     int64_t key = rank * kNamedPerCTA + *id;
-    int64_t amount = llvm::popcount(lanes);
+    int64_t amount = llvm::popcount(fullLanes());
     if (!push({SyncEvent::Arrive, op, key, *count, amount, 0, waits, -1}))
       return fail(__LINE__);
     return !waits || push({SyncEvent::Wait, op, key, *count, 0, 0, false, -1});
@@ -644,14 +680,27 @@ private:
     return it->second;
   }
 
+  /// Each active lane initializes the barrier of its index (threads 0-3
+  /// each initializing one barrier of a group); lanes of the warp that
+  /// name the same barrier make one init (one instruction).
   bool initOp(InitOp init) {
-    std::optional<int64_t> key =
-        mbarrierKey(init, pointOf(llvm::countr_zero(lanes)), rank);
-    std::optional<int64_t> count = evalWarpInt(init.getCount());
-    if (!key || !count || *count < 1 || instance->initCounts.count(*key))
-      return fail(__LINE__);
-    instance->initCounts[*key] = *count;
-    instance->initOps[*key] = init;
+    std::map<int64_t, int64_t> counts; // key -> count
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!((lanes >> lane) & 1))
+        continue;
+      std::optional<int64_t> key = mbarrierKey(init, pointOf(lane), rank);
+      std::optional<APInt> count = eval(init.getCount(), pointOf(lane));
+      if (!key || !count || count->getBitWidth() > 64 ||
+          count->getSExtValue() < 1 || instance->initCounts.count(*key))
+        return fail(__LINE__);
+      auto [it, fresh] = counts.try_emplace(*key, count->getSExtValue());
+      if (!fresh && it->second != count->getSExtValue())
+        return fail(__LINE__);
+    }
+    for (auto [key, count] : counts) {
+      instance->initCounts[key] = count;
+      instance->initOps[key] = init;
+    }
     return true;
   }
 
@@ -725,16 +774,22 @@ private:
   }
 
   bool waitOp(WaitOp wait) {
+    return waitEvent(wait, wait.getPhase(), wait.getPhaseOffset());
+  }
+
+  /// A wait (an mbarrier.wait, or a spin loop on a test_wait / try_wait)
+  /// for the phase of parity `phase ^ offset`.
+  bool waitEvent(Operation *wait, Value phaseValue, int64_t offset) {
     unsigned first = llvm::countr_zero(lanes);
     std::optional<int64_t> key = mbarrierKey(wait, pointOf(first), rank);
-    std::optional<int64_t> phase = evalWarpInt(wait.getPhase());
+    std::optional<int64_t> phase = evalWarpInt(phaseValue);
     if (!key || !phase)
       return fail(__LINE__);
     // Every active lane waits on the same barrier.
     for (unsigned lane = first + 1; lane < 32; ++lane)
       if (((lanes >> lane) & 1) && mbarrierKey(wait, pointOf(lane), rank) != key)
         return fail(__LINE__);
-    int64_t parity = (*phase ^ wait.getPhaseOffset()) & 1;
+    int64_t parity = (*phase ^ offset) & 1;
     return push({SyncEvent::Wait, wait, *key, 0, 0, parity, false, -1});
   }
 
@@ -749,6 +804,7 @@ private:
   int64_t rank = 0, warp = 0, trip = -1;
   uint32_t lanes = 0;
   bool skip = false;
+  bool partialNamed = false; // a named-barrier op by some lanes of the warp
   bool allowParameters = false;
   bool cpAsync = false;
   std::vector<SyncEvent> *trace = nullptr;

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -250,6 +251,39 @@ bool checksync::isLoop(Operation *op) {
 
 bool checksync::isForLoop(Operation *op) { return isa<scf::ForOp>(op); }
 bool checksync::isWhileLoop(Operation *op) { return isa<scf::WhileOp>(op); }
+Value checksync::spinLoopExitValue(Operation *op) {
+  auto loop = dyn_cast<scf::WhileOp>(op);
+  if (!loop || loop->getNumOperands() != 0 || loop->getNumResults() != 0)
+    return {};
+  Block &before = loop.getBefore().front();
+  auto condition = dyn_cast<scf::ConditionOp>(before.getTerminator());
+  if (!condition || condition.getArgs().size() != 0)
+    return {};
+  Value goOn = condition.getCondition();
+  Operation *negation = goOn.getDefiningOp();
+  if (!negation || negation->getBlock() != &before ||
+      negation->getNumOperands() != 2)
+    return {};
+  auto constantBit = [](Value v) -> std::optional<bool> {
+    llvm::APInt bit;
+    if (!v.getType().isInteger(1) || !matchPattern(v, m_ConstantInt(&bit)))
+      return std::nullopt;
+    return !bit.isZero();
+  };
+  Value lhs = negation->getOperand(0), rhs = negation->getOperand(1);
+  if (constantBit(lhs) && !constantBit(rhs))
+    std::swap(lhs, rhs);
+  std::optional<bool> bit = constantBit(rhs);
+  if (!bit || !lhs.getDefiningOp() || lhs.getDefiningOp()->getBlock() != &before)
+    return {};
+  bool negates = false;
+  if (isa<arith::XOrIOp>(negation))
+    negates = *bit;
+  else if (auto cmp = dyn_cast<arith::CmpIOp>(negation))
+    negates = (cmp.getPredicate() == arith::CmpIPredicate::eq && !*bit) ||
+              (cmp.getPredicate() == arith::CmpIPredicate::ne && *bit);
+  return negates ? lhs : Value();
+}
 bool checksync::isIfOp(Operation *op) { return isa<scf::IfOp>(op); }
 Value checksync::ifCondition(Operation *op) {
   auto ifOp = dyn_cast<scf::IfOp>(op);

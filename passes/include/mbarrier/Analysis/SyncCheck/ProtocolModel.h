@@ -19,8 +19,9 @@
 //
 // The model is built once per function and queried by the classes
 // (CheckDeadlock.cpp's wait-for run). Where an op is outside what it
-// follows (an opaque call, a polling wait, a partial warp at a named
-// barrier, a value it cannot evaluate, a loop past 64 trips) the function is
+// follows (an opaque call, a polling wait other than a spin loop on a
+// test_wait / try_wait, which is a wait, lanes of a warp at named barriers
+// in both branches of an scf.if, a value it cannot evaluate, a loop past 64 trips) the function is
 // not modelled (`ok()` false: the classes are silent); past a work budget
 // it is not analyzed either, and `overBudget()` says so (the pass remarks
 // it, never hangs).

@@ -119,6 +119,12 @@ bool isLoop(Operation *op);
 bool isForLoop(Operation *op);
 /// `scf.while`.
 bool isWhileLoop(Operation *op);
+/// A spin loop `scf.while` with no loop-carried values and no results,
+/// whose condition region goes on while `!done`, for an i1 `done` computed
+/// in that region (`arith.xori %done, true`, `arith.cmpi eq %done, false`
+/// or `ne %done, true`): the value the loop polls until it holds (a
+/// test_wait / try_wait result), or null for any other op.
+Value spinLoopExitValue(Operation *op);
 /// `scf.if`, `scf.index_switch`, `scf.execute_region`.
 bool isIfOp(Operation *op);
 /// The condition of an `scf.if`, or null for another op.
