@@ -88,6 +88,7 @@ struct MBarrierCheckSyncPass
       timed("staging-buffers", [&] { checkStagingBuffers(target, model, out); });
       timed("wgmma-release", [&] { checkWgmmaRelease(target, model, out); });
       timed("named-barriers", [&] { checkNamedBarriers(target, model, out); });
+      timed("ring-counters", [&] { checkRingCounters(target, model, out); });
       timed("deadlock", [&] { checkDeadlock(target, model, out); });
       timed("warp-sync", [&] { checkWarpSync(target, model, out); });
       timed("cp-async-groups", [&] { checkCpAsyncGroups(target, model, out); });

@@ -45,8 +45,6 @@ CORPORA = {
     "heldout": dict(
         at_least=12,
         known_misses={
-            "fa3_varlen_reverse.bug-consumer-state-per-tile":
-                "a pipe state restarted per tile by the consumer while the producer carries its own",
         },
         known_false_alarms={
         },
@@ -57,12 +55,8 @@ CORPORA = {
         known_misses={
             "cuda_guide_tma_1d.bug-no-syncthreads-before-store":
                 "thread 0's bulk store of a buffer the other threads write, with no CTA barrier in between: silent",
-            "triton_grouped_gemm.bug-consumer-counter-per-tile":
-                "consumer's ring stage/parity from the k-loop index while the producer's counter runs across tiles: silent",
             "tk_lcsf_store.bug-finished-before-read-wait":
                 "output stage released to the consumers before the TMA store's wait_group.read: silent",
-            "tilelang_pipelined_tma.bug-parity-of-k":
-                "parity k % 2 on a 3-stage ring (stale parity, a read before the copy lands): silent",
             "cutlass_epi_store_pipeline.bug-no-fence-view-async-shared":
                 "generic-proxy smem writes read by a TMA store with no fence.proxy.async: silent",
             "cutlass_sm80_multistage.bug-gmem-wait-without-syncthreads":

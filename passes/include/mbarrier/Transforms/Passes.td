@@ -26,7 +26,9 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     5. parity misuse: the same parity in every trip, a wait after a loop
        with the parity of before it, a startup deadlock (a first wait on a
        fresh empty barrier without the phase offset), a loop that arrives
-       and never waits (no back-pressure);
+       and never waits (no back-pressure), two sides of a ring whose
+       counters restart at different loop depths (one per tile, one
+       carried across tiles);
     6. expected transaction bytes different from the bytes of the bulk
        copies that complete on the barrier;
     7. memory order too weak for a cross-CTA hand-off (cta-scope waits or

@@ -382,6 +382,14 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
   return false;
 }
 
+/// Whether a warp's wait whose parity asks for phase `intended`, after the
+/// last phase `last` its waits returned for (-2: none), is its first on the
+/// barrier and for the phase before the first (-1: a fresh barrier's wait
+/// of parity 1 passes at once).
+bool firstWaitStale(int64_t last, int64_t intended) {
+  return last == -2 && intended == -1;
+}
+
 /// The warps of a stuck run blocked on an mbarrier phase that no arrival
 /// has started (its pending count is the whole init count), after at least
 /// one completed phase, and that no warp can still arrive on (every warp
@@ -410,7 +418,10 @@ SmallVector<int64_t> unstartedPhaseWaits(const BarrierRun &run) {
     auto seen = run.observed.find({w, e.key});
     int64_t last = seen == run.observed.end() ? -2 : seen->second;
     int64_t intended = last + 1 + (((last + 1) & 1) != e.parity);
-    if (intended != completed->second)
+    // A first wait of parity 1 asks for the phase before the barrier's
+    // first (it passes on a fresh barrier), though a phase has completed:
+    // its parity is that of the trip, not of the ring's lap.
+    if (intended != completed->second && !firstWaitStale(last, intended))
       continue;
     warps.push_back(w);
   }
@@ -428,6 +439,24 @@ void reportUnstartedPhase(const BarrierRun &run, int64_t w, Severity severity,
   const BarrierEvent &e = run.blockedAt(w);
   int64_t phases = run.mphase.at(e.key);
   llvm::BitVector same = run.blockedAtOp(e.op);
+  if (!run.observed.count({w, e.key}) ||
+      run.observed.at({w, e.key}) == -2) {
+    // The warp's first wait on the barrier, of parity 1, after its first
+    // phase completed (tilelang's k % 2 on a ring of three stages).
+    out.report(e.op, severity, kDeadlockSlot)
+        << "waits with parity 1 on an mbarrier whose first phase has "
+           "completed, in the first wait of "
+        << run.traces.model.describe(same)
+        << " on it: parity 1 asks for the phase before the barrier's first, "
+           "so the wait returns at once, before the first phase's arrivals "
+           "and copies have come, and reads the data early, or, once they "
+           "have, waits for phase "
+        << phases
+        << ", which no warp can still arrive on (the parity does not follow "
+           "the barrier's phases: a parity of the trip where the ring's lap "
+           "was meant)";
+    return;
+  }
   out.report(e.op, severity, kDeadlockSlot)
       << "waits with parity " << e.parity << " for phase " << phases
       << " of an mbarrier that no warp can still arrive on: "

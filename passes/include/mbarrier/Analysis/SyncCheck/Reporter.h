@@ -47,6 +47,7 @@ enum ReportSlot : unsigned {
   kProxyFenceSlot = 190,       // class 19
   kRemoteRewriteSlot = 200,    // class 20
   kSequenceGroupSlot = 53,     // class 5, an ordered-sequence group no thread starts
+  kRingCounterSlot = 54,       // class 5, ring counters restarted at different depths
 };
 
 /// Every slot once: two rules given one number do not compile (a slot
@@ -85,7 +86,8 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kCpAsyncGroupSlot,
     kProxyFenceSlot,
     kRemoteRewriteSlot,
-    kSequenceGroupSlot};
+    kSequenceGroupSlot,
+    kRingCounterSlot};
 constexpr bool reportSlotsDistinct() {
   constexpr unsigned n = sizeof(kAllReportSlots) / sizeof(kAllReportSlots[0]);
   for (unsigned i = 0; i < n; ++i)

@@ -256,6 +256,10 @@ void checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
 void checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                         Reporter &out);
 void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+/// Class 5: two accesses of a ring whose counters restart at different loop
+/// depths (CheckRingCounters.cpp).
+void checkRingCounters(FunctionOpInterface fn, SPMDModel &model,
+                       Reporter &out);
 /// Class 17: a stage released while a wgmma that reads it may still run.
 void checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
                        Reporter &out);
