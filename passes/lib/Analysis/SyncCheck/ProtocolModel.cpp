@@ -847,11 +847,14 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
     uint64_t w0 = work;
     Outcome outcome = builder.build(instance);
     LLVM_DEBUG({
-      llvm::dbgs() << "PMCOST sample " << sample << " outcome " << int(outcome)
-                   << " work " << (work - w0) << " ms "
+      static const char *const outcomes[] = {"ok", "not modelled", "skipped"};
+      llvm::dbgs() << "protocol model, sample " << sample << ": "
+                   << outcomes[int(outcome)] << ", work " << (work - w0)
+                   << ", "
                    << std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - t0).count()
-                   << " trips";
+                          std::chrono::steady_clock::now() - t0)
+                          .count()
+                   << " ms, trips";
       for (int64_t t : instance.trips) llvm::dbgs() << " " << t;
       llvm::dbgs() << "\n";
     });
