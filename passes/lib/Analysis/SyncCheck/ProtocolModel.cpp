@@ -14,8 +14,10 @@
 #include "NamedBarriers.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/DenseMapInfo.h"
 #include "llvm/Support/Debug.h"
 
+#include <chrono>
 #include <set>
 #include <tuple>
 
@@ -65,6 +67,15 @@ struct SharedFacts {
   llvm::DenseMap<std::pair<const void *, size_t>, std::optional<APInt>>
       pointValues;
   llvm::DenseMap<Operation *, std::optional<BarrierKey>> barriers;
+  /// Per block, the ops that the walk must look at, each with the number
+  /// of ops before it that it only counts (an op without an event and
+  /// without a region that holds one: `leaf` and `walkOp` do nothing else
+  /// for it), and the number of such ops after the last.
+  struct BlockPlan {
+    SmallVector<std::pair<Operation *, uint64_t>> ops;
+    uint64_t tail = 0;
+  };
+  llvm::DenseMap<Block *, std::unique_ptr<BlockPlan>> plans;
 };
 
 /// One instance: every warp's events for one sample.
@@ -286,11 +297,45 @@ private:
       env.erase(v);
   }
 
-  bool walkBlock(Block &block) {
-    for (Operation &op : block)
-      if (!walkOp(&op))
-        return false;
+  /// Charges `n` ops at once (the same units and the same outcome as
+  /// charging them one by one: past the budget the walk stops either way).
+  bool chargeOps(uint64_t n) {
+    work += n;
+    if (work > ProtocolModel::kWorkBudget) {
+      overBudget = true;
+      return false;
+    }
     return true;
+  }
+
+  const SharedFacts::BlockPlan &planOf(Block &block) {
+    // Held by pointer: the walk of a nested block adds to the map.
+    std::unique_ptr<SharedFacts::BlockPlan> &plan = shared.plans[&block];
+    if (!plan) {
+      plan = std::make_unique<SharedFacts::BlockPlan>();
+      uint64_t inert = 0;
+      for (Operation &op : block) {
+        bool counted = op.getNumRegions() == 0 ? !isSyncLeaf(&op, cpAsync)
+                                               : !withSync.contains(&op);
+        if (counted) {
+          ++inert;
+          continue;
+        }
+        plan->ops.push_back({&op, inert});
+        inert = 0;
+      }
+      plan->tail = inert;
+    }
+    return *plan;
+  }
+
+  bool walkBlock(Block &block) {
+    // The ops that are neither events nor hold one are only counted.
+    const SharedFacts::BlockPlan &plan = planOf(block);
+    for (auto [op, before] : plan.ops)
+      if (!chargeOps(before) || !walkOp(op))
+        return false;
+    return chargeOps(plan.tail);
   }
 
   bool walkOp(Operation *op) {
@@ -818,10 +863,11 @@ private:
     std::optional<APInt> value;
   };
   llvm::DenseMap<Value, Memo> memo;
-  std::map<std::pair<const void *, int64_t>, std::optional<uint32_t>> laneMasks;
+  llvm::DenseMap<std::pair<const void *, int64_t>, std::optional<uint32_t>>
+      laneMasks;
   uint64_t epoch = 0;
   llvm::DenseMap<Value, bool> &envDependent;
-  std::map<std::tuple<const void *, int64_t, int64_t>, int64_t> keys;
+  llvm::DenseMap<std::tuple<const void *, int64_t, int64_t>, int64_t> keys;
   llvm::SmallPtrSet<Operation *, 8> recordedLoops;
 };
 } // namespace
@@ -853,7 +899,21 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
     ProtocolInstance instance;
     InstanceBuilder builder(fn, model, perCTA, sample, work, withSync, shared,
                             cpAsync);
+    auto t0 = std::chrono::steady_clock::now();
+    uint64_t w0 = work;
     Outcome outcome = builder.build(instance);
+    LLVM_DEBUG({
+      static const char *const outcomes[] = {"ok", "not modelled", "skipped"};
+      llvm::dbgs() << "protocol model, sample " << sample << ": "
+                   << outcomes[int(outcome)] << ", work " << (work - w0)
+                   << ", "
+                   << std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count()
+                   << " ms, trips";
+      for (int64_t t : instance.trips) llvm::dbgs() << " " << t;
+      llvm::dbgs() << "\n";
+    });
     if (builder.overBudget) {
       budgetExceeded = true;
       all.clear();
