@@ -1,9 +1,9 @@
-"""The held-out corpora (test/Analysis/SyncCheck/heldout/ and heldout2/):
+"""The held-out corpora (test/Analysis/SyncCheck/heldout/, heldout2/, heldout3/):
 correct kernels after public protocols that the production corpus does not
 cover, each with one buggy twin (`NAME.bug-WHAT.mlir`, one bug on the line
 marked `// BUG`; `// BUG-ALT` where the header also accepts a diagnostic on a
 use of it). Both were written without reading the checker; heldout2 also
-takes no protocol of heldout.
+takes no protocol of heldout, heldout3 none of heldout, heldout2 or production.
 
 heldout: FA3 backward, varlen and FP8 V-transpose; FlashInfer decode; CUTLASS
 ptr-array and PipelineAsync with cp.async; DeepGEMM fp8 scale factors and
@@ -18,6 +18,13 @@ tutorial; FA3 paged KV; CUTLASS stream-K fixup, the TMA store pipeline and
 KernelTmaWarpSpecialized's lagging release; ThunderKittens LCSF; TileLang's
 non-specialized pipeline; Mamba's state passing over a warpgroup hand-off;
 the PTX ISA's bar.arrive example; the CUDA guide's DSMEM histogram.
+
+heldout3: Gluon's warp-specialized and persistent matmuls; the CuTe Hopper
+TMA tutorial; FA2's cp.async forward; FA3's dynamic tile-count smem and P in
+smem; ThunderKittens' H100 attention; CUTLASS's consumer_try_wait tokens, 2 x
+2 cluster multicast and epilogue C-load pipeline; cuda-samples' AWBarrier and
+multistage async copy; Pallas Mosaic GPU attention's schedule barrier; Mosaic
+GPU's collective barrier; the PTX ISA's per-warp bulk copies.
 
 The run is the production driver's: the passes `mbarrier-to-ptx` runs before
 the checker, then `mbarrier-check-sync`, through `mbarrier-opt`. A correct
@@ -65,6 +72,32 @@ CORPORA = {
                 "remote atomicrmw on DSMEM (ptr<7>) followed by exit with no cluster barrier: silent (stores warn)",
             "cutlass_ws_lagging_release.bug-k-pipe-mmas-2":
                 "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
+        },
+        known_false_alarms={
+        },
+    ),
+    # Measured with the checker of main at 762b1ac (2026-12-04).
+    "heldout3": dict(
+        at_least=15,
+        known_misses={
+            "fa2_fwd_cpasync.bug-k-copy-before-syncthreads":
+                "each thread's cp.async into sK issued before the CTA barrier that ends the other warps' reads of it: silent",
+            "fa3_tile_count_smem.bug-full-count-mma-only":
+                "bar.sync 128 and bar.arrive 160 on one named barrier (the producer warp left out of the count): silent",
+            "tk_h100_attn_fwd.bug-compute-done-parity-ahead":
+                "producer's compute_done wait at parity one lap ahead (passes at once on the first lap): silent",
+            "cutlass_2x2_multicast.bug-no-producer-tail":
+                "no producer_tail: a CTA may exit while its row/column peers still arrive on its empty barriers: silent",
+            "cuda_samples_async_copy.bug-five-batches-in-flight":
+                "five cp.async batches on four buffers (cuda-samples#263): batch i + 4 fills the buffer k-tile i reads: silent",
+            "pallas_mgpu_attention.bug-no-balancing-schedule-barrier":
+                "a count-2 rendezvous barrier used n + 1 times by one warpgroup, n by the other: the last wait hangs, silent",
+            "gluon_persistent_tma.bug-expect-too-many-bytes":
+                "expect-tx 12288 against 8192 copied bytes on a barrier whose other expect-tx sites are right: silent",
+            "ptx_isa_bulk_per_warp.bug-init-count-threads":
+                "count 128, 4 arrivals per phase (every launch hangs): a warning off the marked lines, where an error is due",
+            "cutlass_epi_load_pipeline.bug-consumer-state-per-tile":
+                "epilogue's load-pipeline state restarted per tile (3 subtiles on 2 stages) while the producer carries it: silent",
         },
         known_false_alarms={
         },

@@ -1,0 +1,110 @@
+// RUN: mbarrier-opt --mbarrier-lower-pipes --mbarrier-allocate-named-barriers %s -o /dev/null
+// Buggy twin of cute_wgmma_tma_tutorial.mlir (same public source: cutlass
+// examples/cute/tutorial/hopper/wgmma_tma_sm90.cu).
+// BUG: consumer_mbar initialized with 1 (the count of producer_mbar) while
+// all 128 threads of the warpgroup arrive on it: the first arrival completes
+// the phase the elected lane waits for, so it refills the pipe (TMA into
+// smem_a / smem_b) while the other warps' wgmma may still read it; the
+// remaining 127 arrivals complete further phases of a barrier nobody else
+// has reached. A diagnostic on the 128 arrivals (BUG-ALT) is accepted.
+// Some launches fail: only where %k_tiles > 3 (a refill exists), and then
+// as a race.
+!acc = !llvm.struct<(f32, f32, f32, f32)>
+module attributes {gpu.container_module} {
+gpu.module @kernels {
+  llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<12288 x i8>
+  llvm.mlir.global internal @smem_b() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<12288 x i8>
+  gpu.func @cute_wgmma_tma_tutorial(%map_a: !llvm.ptr, %map_b: !llvm.ptr, %c: !llvm.ptr<1>, %k_tiles: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i3 = arith.constant 3 : i32
+    %i64 = arith.constant 64 : i32
+    %i128 = arith.constant 128 : i32
+    %i4096 = arith.constant 4096 : i32
+    %i8192 = arith.constant 8192 : i32
+    %c16 = arith.constant 16 : i64
+    %desc_hi = arith.constant 4294967360 : i64
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %is_tid0 = arith.cmpi eq, %tid, %i0 : i32
+    %bid_x = gpu.block_id x
+    %bid = arith.index_cast %bid_x : index to i32
+    %row = arith.muli %bid, %i64 : i32
+    %producer_mbar = mbarrier.alloc : !mbarrier.group<3>
+    %consumer_mbar = mbarrier.alloc : !mbarrier.group<3>
+    scf.if %is_tid0 {
+      scf.for %s = %c0 to %c3 step %c1 {
+        mbarrier.init %producer_mbar[%s], %i1 : !mbarrier.group<3>
+        mbarrier.init %consumer_mbar[%s], %i1 : !mbarrier.group<3> // BUG
+      }
+    }
+    mbarrier.fence_init
+    gpu.barrier
+    %a_base = llvm.mlir.addressof @smem_a : !llvm.ptr<3>
+    %b_base = llvm.mlir.addressof @smem_b : !llvm.ptr<3>
+    // Prefetch: pipes 0 .. min(K_PIPE_MAX, k_tiles) - 1.
+    %npre = arith.minui %k_tiles, %i3 : i32
+    scf.if %is_tid0 {
+      scf.for %p = %i0 to %npre step %i1 : i32 {
+        %s = arith.index_cast %p : i32 to index
+        mbarrier.arrive_expect_tx %producer_mbar[%s], %i8192 : !mbarrier.group<3>
+        %off = arith.muli %p, %i4096 : i32
+        %adst = llvm.getelementptr %a_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %bdst = llvm.getelementptr %b_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %col = arith.muli %p, %i64 : i32
+        mbarrier.cp_async_bulk_tensor %producer_mbar[%s], %adst, %map_a[%col, %row], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+        mbarrier.cp_async_bulk_tensor %producer_mbar[%s], %bdst, %map_b[%col, %i0], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+      }
+    }
+    %z = llvm.mlir.zero : !acc
+    %acc = scf.for %k = %i0 to %k_tiles step %i1 iter_args(%a = %z) -> (!acc) : i32 {
+      %p = arith.remui %k, %i3 : i32
+      %s = arith.index_cast %p : i32 to index
+      %lap = arith.divui %k, %i3 : i32
+      %phase = arith.andi %lap, %i1 : i32
+      mbarrier.wait %producer_mbar[%s], %phase : !mbarrier.group<3>
+      %off = arith.muli %p, %i4096 : i32
+      %asrc = llvm.getelementptr %a_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %bsrc = llvm.getelementptr %b_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %aa32 = llvm.ptrtoint %asrc : !llvm.ptr<3> to i32
+      %aa = arith.extui %aa32 : i32 to i64
+      %ash = arith.shrui %aa, %c16 : i64
+      %da = arith.ori %ash, %desc_hi : i64
+      %ba32 = llvm.ptrtoint %bsrc : !llvm.ptr<3> to i32
+      %ba = arith.extui %ba32 : i32 to i64
+      %bsh = arith.shrui %ba, %c16 : i64
+      %db = arith.ori %bsh, %desc_hi : i64
+      nvvm.wgmma.fence.aligned
+      %a2 = nvvm.wgmma.mma_async %da, %db, %a, #nvvm.shape<m = 64, n = 8, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<bf16>, #nvvm.wgmma_scale_in<one>, <row>], B [<bf16>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+      nvvm.wgmma.commit.group.sync.aligned
+      nvvm.wgmma.wait.group.sync.aligned 0
+      // ConsumerBarType::arrive by every thread.
+      mbarrier.arrive %consumer_mbar[%s] : !mbarrier.group<3> // BUG-ALT
+      // The elected lane refills this pipe with k-tile k + 3, if it exists.
+      %next = arith.addi %k, %i3 : i32
+      %more = arith.cmpi ult, %next, %k_tiles : i32
+      %refill = arith.andi %is_tid0, %more : i1
+      scf.if %refill {
+        mbarrier.wait %consumer_mbar[%s], %phase : !mbarrier.group<3>
+        mbarrier.arrive_expect_tx %producer_mbar[%s], %i8192 : !mbarrier.group<3>
+        %adst = llvm.getelementptr %a_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %bdst = llvm.getelementptr %b_base[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %col = arith.muli %next, %i64 : i32
+        mbarrier.cp_async_bulk_tensor %producer_mbar[%s], %adst, %map_a[%col, %row], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+        mbarrier.cp_async_bulk_tensor %producer_mbar[%s], %bdst, %map_b[%col, %i0], bytes 4096 : !mbarrier.group<3>, !llvm.ptr
+      }
+      scf.yield %a2 : !acc
+    }
+    %e = llvm.extractvalue %acc[0] : !acc
+    %o0 = arith.muli %bid, %i128 : i32
+    %o = arith.addi %o0, %tid : i32
+    %op = llvm.getelementptr %c[%o] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %e, %op : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}
+}
