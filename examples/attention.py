@@ -84,11 +84,12 @@ CHUNK = 64                  # head-dim columns per TMA box / swizzle atom (128 b
 PRODUCER_REGS = 24
 SWIZZLE_ALIGN = 1024
 SMS = 132                   # the H200's SMs: a persistent kernel's declared grid
+HEAD_DIMS = (64, 128, 256)  # wgmma's N is at most 256: O += P V takes the whole head dim
 
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    head_dim: int = 128     # 64 or 128
+    head_dim: int = 128     # 64, 128 or 256 (256: FA3's 128 x 80, 2 stages; no Q ring)
     causal: bool = False
     block_m: int = 128      # query rows per CTA: 64 per consumer warpgroup (128 or 192)
     block_n: int = 128      # kv rows per block
@@ -117,8 +118,8 @@ class Config:
                                 f"{type(getattr(self, name)).__name__}")
         if self.epilogue not in ("direct", "tma"):
             raise ValueError(f"epilogue is 'direct' or 'tma', got {self.epilogue!r}")
-        if self.head_dim not in (64, 128):
-            raise ValueError(f"head_dim is 64 or 128, got {self.head_dim}")
+        if self.head_dim not in HEAD_DIMS:
+            raise ValueError(f"head_dim is 64, 128 or 256, got {self.head_dim}")
         if self.block_m not in (128, 192):
             raise ValueError(f"block_m is 128 or 192 (two or three consumer warpgroups), "
                              f"got {self.block_m}")
