@@ -3,7 +3,7 @@
 
     O = softmax(Q K^T * scale) V,   lse = log sum_j exp(Q K^T * scale)
 
-    python examples/attention.py [--head-dim 128] [--causal] [--pingpong] [--serial]
+    python examples/attention.py [--head-dim 128] [--block-n N] [--causal] [--pingpong] [--serial]
                                  [--epilogue tma] [--persistent] [-o OUT_DIR] [--run]
 
 Q, K, V, O are [batch, heads, seq, head_dim] bf16 (contiguous; the TMA maps
@@ -524,7 +524,9 @@ def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--head-dim", type=int, default=128)
+    parser.add_argument("--head-dim", type=int, default=128, help="64, 128 or 256")
+    parser.add_argument("--block-n", type=int, default=None,
+                        help="kv rows per block (default 128; 80 at head dim 256)")
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--pingpong", action="store_true")
     parser.add_argument("--serial", action="store_true", help="no intra-warpgroup overlap")
@@ -535,7 +537,8 @@ def main() -> None:
     parser.add_argument("--run", action="store_true",
                         help="launch it on the exact one-hot case (2 x 2 x 300) and check")
     args = parser.parse_args()
-    cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
+    block_n = args.block_n or (80 if args.head_dim == 256 else 128)
+    cfg = Config(head_dim=args.head_dim, block_n=block_n, causal=args.causal, pingpong=args.pingpong,
                  overlap=not args.serial, epilogue=args.epilogue, persistent=args.persistent)
     compiled = build(cfg=cfg).compile()
     compiled.write(args.out_dir, cfg.name)

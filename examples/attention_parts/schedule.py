@@ -17,6 +17,8 @@ vs 483); head dim 128 non-causal: persistent below 4k (641, 668 vs 576,
 388-614). Every choice takes ping-pong. Neighbouring seqs were within a
 few percent of each other in runs 5 and 6 (the run-to-run noise), so a
 boundary is where one run measured the switch, not a sharp threshold.
+Head dim 256 (run api_d256, BENCHMARKS.md "Head dim 256"): FA3's 128 x 80
+tile with ping-pong, the direct store (the only configuration timed).
 """
 from __future__ import annotations
 
