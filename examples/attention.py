@@ -538,7 +538,8 @@ def main() -> None:
                         help="launch it on the exact one-hot case (2 x 2 x 300) and check")
     args = parser.parse_args()
     block_n = args.block_n or (80 if args.head_dim == 256 else 128)
-    cfg = Config(head_dim=args.head_dim, block_n=block_n, causal=args.causal, pingpong=args.pingpong,
+    cfg = Config(head_dim=args.head_dim, block_n=block_n, causal=args.causal,
+                 pingpong=args.pingpong,
                  overlap=not args.serial, epilogue=args.epilogue, persistent=args.persistent)
     compiled = build(cfg=cfg).compile()
     compiled.write(args.out_dir, cfg.name)
