@@ -3,7 +3,7 @@
 
     O = softmax(Q K^T * scale) V,   lse = log sum_j exp(Q K^T * scale)
 
-    python -m examples.attention [--head-dim 128] [--causal] [--pingpong] [--serial]
+    python -m examples.attention [--head-dim 128] [--block-n N] [--causal] [--pingpong] [--serial]
                                  [--epilogue tma] [--persistent] [-o OUT_DIR] [--run]
 
 Q, K, V, O are [batch, heads, seq, head_dim] bf16 (contiguous; the TMA maps
@@ -88,11 +88,12 @@ CHUNK = 64                  # head-dim columns per TMA box / swizzle atom (128 b
 PRODUCER_REGS = 24
 SWIZZLE_ALIGN = 1024
 SMS = 132                   # the H200's SMs: a persistent kernel's declared grid
+HEAD_DIMS = (64, 128, 256)  # wgmma's N is at most 256: O += P V takes the whole head dim
 
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    head_dim: int = 128     # 64 or 128
+    head_dim: int = 128     # 64, 128 or 256 (256: FA3's 128 x 80, 2 stages; no Q ring)
     causal: bool = False
     block_m: int = 128      # query rows per CTA: 64 per consumer warpgroup (128 or 192)
     block_n: int = 128      # kv rows per block
@@ -121,8 +122,8 @@ class Config:
                                 f"{type(getattr(self, name)).__name__}")
         if self.epilogue not in ("direct", "tma"):
             raise ValueError(f"epilogue is 'direct' or 'tma', got {self.epilogue!r}")
-        if self.head_dim not in (64, 128):
-            raise ValueError(f"head_dim is 64 or 128, got {self.head_dim}")
+        if self.head_dim not in HEAD_DIMS:
+            raise ValueError(f"head_dim is 64, 128 or 256, got {self.head_dim}")
         if self.block_m not in (128, 192):
             raise ValueError(f"block_m is 128 or 192 (two or three consumer warpgroups), "
                              f"got {self.block_m}")
@@ -527,7 +528,9 @@ def case(batch: int = 2, heads: int = 2, seq: int = 300, cfg: Config | None = No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--head-dim", type=int, default=128)
+    parser.add_argument("--head-dim", type=int, default=128, help="64, 128 or 256")
+    parser.add_argument("--block-n", type=int, default=None,
+                        help="kv rows per block (default 128; 80 at head dim 256)")
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--pingpong", action="store_true")
     parser.add_argument("--serial", action="store_true", help="no intra-warpgroup overlap")
@@ -538,7 +541,9 @@ def main() -> None:
     parser.add_argument("--run", action="store_true",
                         help="launch it on the exact one-hot case (2 x 2 x 300) and check")
     args = parser.parse_args()
-    cfg = Config(head_dim=args.head_dim, causal=args.causal, pingpong=args.pingpong,
+    block_n = args.block_n or (80 if args.head_dim == 256 else 128)
+    cfg = Config(head_dim=args.head_dim, block_n=block_n, causal=args.causal,
+                 pingpong=args.pingpong,
                  overlap=not args.serial, epilogue=args.epilogue, persistent=args.persistent)
     compiled = build(cfg=cfg).compile()
     compiled.write(args.out_dir, cfg.name)

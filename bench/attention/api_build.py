@@ -3,7 +3,7 @@ with every configuration ``config_for`` can pick, and copy what
 api_run.py needs on the GPU machine (no MLIR there): runtime.py, the
 MLIR-free parts (api, schedule, shapes) and api_run.py itself.
 
-    python -m bench.attention.api_build OUT_DIR
+    python -m bench.attention.api_build OUT_DIR [HEAD_DIMS, e.g. 256]
 """
 from __future__ import annotations
 
@@ -21,8 +21,11 @@ from examples.attention_parts import api, schedule
 
 def main() -> None:
     out = os.path.abspath(sys.argv[1])
+    dims = {int(x) for x in sys.argv[2].split(",")} if len(sys.argv) > 2 else None
     cache = api.Cache(os.path.join(out, "cache"), attention._compiler())
     for (head_dim, causal), rows in schedule.TABLE.items():
+        if dims is not None and head_dim not in dims:
+            continue
         for _, fields in rows:
             t0 = time.perf_counter()
             _, launch = cache.entry({"head_dim": head_dim, "causal": causal, **fields})

@@ -17,7 +17,7 @@ cubins come from the cache api_build.py filled), in one process:
    calls); TFLOP/s = 4 b h s^2 d / t (halved when causal), the median of
    5 rounds.
 
-    python3 api_run.py DIR [--json FILE] [--seqs 1024,...] [--no-fa4]
+    python3 api_run.py DIR [--json FILE] [--seqs 1024,...] [--no-fa4] [--head-dims 64,128]
 
 FlashAttention-4 (``flash_attn.cute``) is imported from the package path
 where it is installed (``PYTHONPATH=/tmp/pyext`` in BENCHMARKS.md).
@@ -49,15 +49,19 @@ def errors(torch, got, ref):
             "max_abs": float((g - ref).abs().max()), "nan": int(torch.isnan(g).sum())}
 
 
-def check(torch, fwd, run, sdpa, fa4=None):
+SHAPES = ((1, 16, 1024), (2, 16, 777), (1, 8, 1000), (1, 4, 3000), (4, 2, 2048), (1, 2, 1))
+# head dim 256: seq 1000 and 4096 (a masked tail of the 80-row kv blocks, and many blocks)
+SHAPES_256 = ((1, 16, 1000), (2, 2, 4096), (2, 8, 1000), (1, 16, 4096), (1, 2, 1))
+
+
+def check(torch, fwd, run, sdpa, fa4=None, head_dims=(64, 128)):
     torch.backends.cuda.matmul.allow_tf32 = False
     g = torch.Generator(device="cuda")
     g.manual_seed(31)
     ok_all, rows = True, []
-    for d in (64, 128):
+    for d in head_dims:
         for causal in (False, True):
-            for b, h, s in ((1, 16, 1024), (2, 16, 777), (1, 8, 1000), (1, 4, 3000),
-                            (4, 2, 2048), (1, 2, 1)):
+            for b, h, s in SHAPES_256 if d == 256 else SHAPES:
                 q, k, v = (torch.randn(b, h, s, d, device="cuda", generator=g)
                            .to(torch.bfloat16) for _ in range(3))
                 scale = 1 / math.sqrt(d)
@@ -99,7 +103,7 @@ def check(torch, fwd, run, sdpa, fa4=None):
                       f"{(fa4_e or {}).get('max_abs', float('nan')):.2e} -> "
                       f"{'ok' if ok else 'FAIL'}", flush=True)
     # strided inputs through the descriptors' strides: the bits of the contiguous call
-    for d in (64, 128):
+    for d in head_dims:
         wide = torch.randn(2, 4, 1000, 3 * d, device="cuda", generator=g).to(torch.bfloat16)
         q, k, v = wide[..., :d], wide[..., d:2 * d], wide[..., 2 * d:]
         o1, l1 = fwd(q, k, v, True)
@@ -129,9 +133,12 @@ def check(torch, fwd, run, sdpa, fa4=None):
     return ok_all, rows
 
 
-def check_graph(torch, fwd):
+def check_graph(torch, fwd, head_dims=(64, 128)):
     ok = True
-    for d, s, causal in ((128, 4096, False), (64, 1000, True), (128, 1024, False)):
+    for d, s, causal in ((128, 4096, False), (64, 1000, True), (128, 1024, False),
+                         (256, 4096, False), (256, 1000, True)):
+        if d not in head_dims:
+            continue
         q, k, v = (torch.randn(2, 8, s, d, device="cuda").to(torch.bfloat16) for _ in range(3))
         fwd(q, k, v, causal)                      # warm-up: load, descriptor slots
         graph = torch.cuda.CUDAGraph()
@@ -167,9 +174,9 @@ def time_graph(torch, graph, iters=10):
     return s.elapsed_time(e) / iters
 
 
-def bench(torch, fwd, sdpa, fa4, seqs, time_eager, rounds=5):
+def bench(torch, fwd, sdpa, fa4, seqs, time_eager, rounds=5, head_dims=(64, 128)):
     rows = []
-    for d in (64, 128):
+    for d in head_dims:
         for causal in (False, True):
             for s in seqs:
                 b, h = max(1, 16384 // s), 16
@@ -217,8 +224,10 @@ def main() -> None:
     parser.add_argument("--json")
     parser.add_argument("--seqs", default="1024,2048,4096,8192,16384")
     parser.add_argument("--no-fa4", action="store_true")
+    parser.add_argument("--head-dims", default="64,128", help="e.g. 256 (its own run)")
     args = parser.parse_args()
     directory = Path(args.dir).resolve()
+    head_dims = tuple(int(x) for x in args.head_dims.split(",") if x)
     import torch
     torch.zeros(1, device="cuda")                  # torch's primary context first
     rt = _load("mbarrier_runtime", directory / "runtime.py")
@@ -238,19 +247,19 @@ def main() -> None:
     ok, check_rows, rows = False, [], []
     print("== correctness", flush=True)
     try:
-        ok, check_rows = check(torch, fwd, run, sdpa, fa4)
+        ok, check_rows = check(torch, fwd, run, sdpa, fa4, head_dims)
     except Exception:  # noqa: BLE001  report, and go on to the other sections
         traceback.print_exc()
     print("== graphs", flush=True)
     try:
-        ok &= check_graph(torch, fwd)
+        ok &= check_graph(torch, fwd, head_dims)
     except Exception:  # noqa: BLE001
         ok = False
         traceback.print_exc()
     print("== speed (TFLOP/s)", flush=True)
     try:
         rows = bench(torch, fwd, sdpa, fa4, [int(x) for x in args.seqs.split(",") if x],
-                     run.time_round)  # run.py's eager timing: 10 calls between two events
+                     run.time_round, head_dims=head_dims)  # run.py's eager timing: 10 calls between two events
     except Exception:  # noqa: BLE001
         traceback.print_exc()
     print(f"{'d':>4} {'causal':>6} {'seq':>6} | " + " ".join(

@@ -66,6 +66,12 @@ CONFIGS = {
     "d128_pp_ts_p": C(head_dim=128, pingpong=True, epilogue="tma", persistent=True),
     "d128_causal_pp_ts_p": C(head_dim=128, causal=True, pingpong=True, epilogue="tma",
                              persistent=True),
+    # head dim 256: FA3's 128 x 80 tile, 2 stages (Q 64 KiB, K and V 2 x 40 KiB)
+    "d256_pp": C(head_dim=256, block_n=80, pingpong=True),
+    "d256_causal_pp": C(head_dim=256, block_n=80, causal=True, pingpong=True),
+    "d256_pp_ts": C(head_dim=256, block_n=80, pingpong=True, epilogue="tma"),
+    "d256_causal_pp_ts": C(head_dim=256, block_n=80, causal=True, pingpong=True,
+                           epilogue="tma"),
     # the serial schedule (no overlap), for the comparison:
     "d128_serial": C(head_dim=128, overlap=False),
     "d128_causal_serial": C(head_dim=128, causal=True, overlap=False),
@@ -89,7 +95,9 @@ EXACT = [("d128", 2, 2, 300), ("d128_causal", 1, 2, 300), ("d128_pp", 1, 2, 300)
          ("d64_pp_ts_p", 2, 2, 500), ("d64_causal_pp_ts_p", 2, 3, 700),
          ("d64_m192_pp_ts_p", 1, 3, 1000), ("d64_m192_causal_pp_ts_p", 2, 2, 1000),
          ("d64_m192_causal_pp_p", 2, 1, 450), ("d128_pp_ts_p", 2, 2, 300),
-         ("d128_causal_pp_ts_p", 2, 1, 700), ("d128_causal_pp_ts_p", 1, 1, 1)]
+         ("d128_causal_pp_ts_p", 2, 1, 700), ("d128_causal_pp_ts_p", 1, 1, 1),
+         ("d256_pp", 2, 2, 300), ("d256_causal_pp", 2, 1, 257), ("d256_pp_ts", 1, 2, 500),
+         ("d256_causal_pp_ts", 1, 1, 1)]
 EXACT_SMS = 3
 
 

@@ -5,7 +5,7 @@ compiler; on a machine without MLIR it runs what the cache holds).
 
 * **Input checks**, before any CUDA call or allocation: the dtype (bf16),
   the device (all three on one CUDA device), the rank and shapes (q, k, v
-  equal), the head dim (64 or 128), ``causal`` a bool, ``scale`` a positive
+  equal), the head dim (64, 128 or 256), ``causal`` a bool, ``scale`` a positive
   finite number; a ``ValueError`` naming the argument. Each of q, k, v is
   taken through its own TMA descriptor's strides where the [batch*heads,
   seq, head_dim] view the kernel loads exists: the head dim contiguous, the
@@ -49,7 +49,7 @@ from pathlib import Path
 
 from . import schedule, shapes
 
-HEAD_DIMS = (64, 128)
+HEAD_DIMS = (64, 128, 256)
 CHUNK = 64                       # head-dim columns per TMA box (128 bytes of bf16)
 SLOT = 128                       # bytes of a CUtensorMap
 SLOTS_PER_CHUNK = 256

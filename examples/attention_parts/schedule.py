@@ -17,6 +17,8 @@ vs 483); head dim 128 non-causal: persistent below 4k (641, 668 vs 576,
 388-614). Every choice takes ping-pong. Neighbouring seqs were within a
 few percent of each other in runs 5 and 6 (the run-to-run noise), so a
 boundary is where one run measured the switch, not a sharp threshold.
+Head dim 256 (run api_d256, BENCHMARKS.md "Head dim 256"): FA3's 128 x 80
+tile with ping-pong, the direct store (the only configuration timed).
 """
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ TABLE = {
     (64, True): [(8192, dict(_PP, persistent=True)),
                  (16384, dict(pingpong=True, block_m=192, persistent=True)),
                  (None, dict(_PP, block_m=192))],
+    # head dim 256: FA3's hopper tile (tile_size.h: 128 x 80, 2 stages, two
+    # consumer warpgroups); the persistent Q ring does not fit 227 KiB.
+    (256, False): [(None, dict(pingpong=True, block_n=80))],
+    (256, True): [(None, dict(pingpong=True, block_n=80))],
 }
 
 
@@ -38,7 +44,7 @@ def choose(head_dim: int, seq: int, causal: bool) -> dict:
     if not isinstance(causal, bool):
         raise TypeError(f"causal is a bool, got {type(causal).__name__}")
     if (head_dim, causal) not in TABLE:
-        raise ValueError(f"head_dim is 64 or 128, got {head_dim!r}")
+        raise ValueError(f"head_dim is 64, 128 or 256, got {head_dim!r}")
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
         raise ValueError(f"seq must be a positive int, got {seq!r}")
     for below, fields in TABLE[(head_dim, causal)]:

@@ -117,8 +117,32 @@ def test_debug_waits_bound_every_wait():
     assert "call" not in c.ptx
 
 
+@pytest.mark.parametrize("causal,epilogue", [(False, "direct"), (True, "tma")])
+def test_head_dim_256_is_fa3s_128x80_tile_checker_silent(causal, epilogue):
+    cfg = dict(head_dim=256, block_n=80, pingpong=True, causal=causal, epilogue=epilogue)
+    assert attention.Config(**cfg).smem_bytes <= 227 * 1024
+    ptx = compiled(**cfg).ptx         # compiled(): a checker warning fails the test
+    # S = Q K^T: 256 / 16 SS steps of m64n80k16 at three places (block 0, both loops)
+    ss = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n80k16\.f32\.bf16\.bf16\s", ptx)
+    assert len(ss) == 3 * 16
+    # O += P V: 80 / 16 RS steps of m64n256k16 (the whole head dim in one wgmma), at three places
+    rs = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16"
+                    r"\s+\{[^}]*\},\s*\{[^}]*\},\s*%rd\d+,\s*p,\s*1,\s*1,\s*1;", ptx)
+    assert len(rs) == 3 * 5
+    assert "setmaxnreg.inc.sync.aligned.u32 \t240" in ptx
+    assert "m64n128k16" not in ptx
+
+
 @pytest.mark.parametrize("kw,message", [
-    (dict(head_dim=96), "head_dim is 64 or 128"),
+    (dict(head_dim=96), "head_dim is 64, 128 or 256"),
+    (dict(head_dim=512), "head_dim is 64, 128 or 256"),
+    # head dim 256: 3 stages of 80-row K and V, or 128-row blocks, exceed 227 KiB;
+    # the persistent Q ring of two 64 KiB tiles too
+    (dict(head_dim=256, block_n=80, stages=3), "more than 227 KiB"),
+    (dict(head_dim=256, block_n=128), "more than 227 KiB"),
+    (dict(head_dim=256, block_n=80, persistent=True), "more than 227 KiB"),
+    # three consumer warpgroups: 160 registers each, O alone is 128
+    (dict(head_dim=256, block_m=192, block_n=32, stages=1), "do not fit"),
     (dict(block_m=64), "block_m is 128 or 192"),
     (dict(block_n=100), "block_n is a multiple of 16"),
     (dict(stages=0), "stages is 1 to 4"),
@@ -198,7 +222,7 @@ def test_persistent_takes_batch_heads_and_a_grid_of_at_most_the_sms():
 def test_config_for_is_the_schedule_table_and_matches_a_built_row():
     import dataclasses
     from examples.attention_parts import schedule
-    for d in (64, 128):
+    for d in (64, 128, 256):
         for causal in (False, True):
             for seq in (1024, 16384):
                 cfg = attention.config_for(d, seq, causal)
@@ -209,7 +233,7 @@ def test_config_for_is_the_schedule_table_and_matches_a_built_row():
     for key in ("block_m", "block_n", "stages", "pingpong", "epilogue", "persistent", "overlap"):
         assert schedule.matches({key: defaults[key]}, {})
     assert not schedule.matches({"pingpong": True}, {})
-    with pytest.raises(ValueError, match="head_dim is 64 or 128"):
+    with pytest.raises(ValueError, match="head_dim is 64, 128 or 256"):
         attention.config_for(96, 1024, False)
     with pytest.raises(TypeError):
         attention.config_for(64, 1024, 1)

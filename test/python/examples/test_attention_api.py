@@ -220,6 +220,7 @@ def test_device_rank_shape_head_dim_causal_scale(fakes, tmp_path):
     _refused(fakes, tmp_path, r"k has shape \(2, 4, 999, 128\), q \(2, 4, 1000, 128\)",
              q, Tensor((2, 4, 999, 128)), v)
     _refused(fakes, tmp_path, r"head_dim 96 is not supported", *qkv(d=96))
+    _refused(fakes, tmp_path, r"head_dim 512 is not supported.*\(64, 128, 256\)", *qkv(d=512))
     _refused(fakes, tmp_path, "causal is a bool, got int", q, k, v, causal=1)
     _refused(fakes, tmp_path, "scale must be a positive finite number", q, k, v, scale=-0.1)
     _refused(fakes, tmp_path, "scale must be a positive finite number", q, k, v,
