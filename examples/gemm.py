@@ -67,7 +67,7 @@ from .gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, ch
 from .gemm_parts.launch import run_and_check
 from .gemm_parts.pingpong import check_pingpong, pingpong_consumer
 from .gemm_parts.producer import pipe_producer
-from .gemm_parts.wgmma import BK
+from mbarrier_dialect.lang.wgmma import BK
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import (Kernel, OrderedSequence, Pipeline, WarpgroupRoles,
                                    byte_offset, if_then)
