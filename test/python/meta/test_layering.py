@@ -272,6 +272,14 @@ def test_attention_imports_nothing_of_the_gemm():
     assert not found, f"attention imports the GEMM example: {found}"
 
 
+def test_the_gemm_example_is_a_model_kernel_in_size():
+    """examples/gemm.py is the pipe GEMM, readable as the protocol: at most
+    400 lines (issue 33); its variants live in gemm_parts/, the raw ring in
+    bench/gemm/."""
+    with open(os.path.join(ROOT, "examples", "gemm.py")) as f:
+        assert len(f.read().splitlines()) <= 400
+
+
 def test_the_gemm_import_check_sees_one(tmp_path, monkeypatch):
     """The check above on a made-up file: the two ways attention used to
     reach the GEMM, and lang's module, which is allowed."""
