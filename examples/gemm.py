@@ -67,10 +67,10 @@ from .gemm_parts.epilogue import (STORE_BOX, STORE_BUFFER_BYTES, STORE_DEPTH, ch
 from .gemm_parts.launch import run_and_check
 from .gemm_parts.pingpong import check_pingpong, pingpong_consumer
 from .gemm_parts.producer import pipe_producer
-from .gemm_parts.wgmma import BK
 from mbarrier_dialect import lang, manifest
 from mbarrier_dialect.lang import (Kernel, OrderedSequence, Pipeline, WarpgroupRoles,
                                    byte_offset, if_then)
+from mbarrier_dialect.lang.wgmma import BK
 from mbarrier_dialect.manifest import to_bf16_bits
 
 BM = 128                    # tile rows (2 consumer warpgroups x 64); BK: K per stage (128 bytes)
@@ -81,26 +81,22 @@ SWIZZLE_ALIGN = 1024        # 8 rows x 128 B: the 128-byte swizzle's repeat
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    # The defaults are the kernel one would want on a large shape: the
-    # schedule's p1_256_ts (128 x 256 tiles, persistent, TMA-store epilogue),
-    # what config_for picks at 4096^3 and 8192^3 (gemm_parts/schedule.py).
+    # The defaults: the schedule's large-shape pick p1_256_ts (128 x 256 tiles, persistent,
+    # TMA-store epilogue), config_for's at 4096^3 and 8192^3 (gemm_parts/schedule.py).
     bn: int = 256           # tile columns: one wgmma m64nBNk16 per warpgroup and k16 step
     stages: int = 4         # ring depth
     cluster: int = 1        # 1, or 2: B multicast across a 2x1 cluster (along M)
     out: str = "bf16"       # C element type: "bf16" or "f32"
     group_m: int = 16       # CTA raster: groups of group_m M tiles walk N together (L2 reuse)
-    # A persistent kernel: one CTA per SM (``grid(M, N, sms)``) walks the
-    # output tiles (``tile = %ctaid.x + i * %nctaid.x``, the raster below),
-    # the pipe's producer and consumer states carried across tiles, so the
-    # ring never drains between them: the producer loads the next tile's
-    # first stages while the consumers store this one.
+    # A persistent kernel: one CTA per SM (``grid(M, N, sms)``) walks the output tiles
+    # (``tile = %ctaid.x + i * %nctaid.x``, the raster below), the pipe's states carried
+    # across tiles, so the ring never drains: the producer loads the next tile's first
+    # stages while the consumers store this one.
     persistent: bool = True
-    # The epilogue: "direct" stores registers straight to C; "tma" goes
-    # through shared staging buffers (2 x 64x64 bf16 per consumer
-    # warpgroup, 128-byte swizzled) and the TMA store, so a warpgroup
-    # starts its next tile while its stores drain (bf16 C only; a C whose
-    # row stride N*2 is not a multiple of 16 falls back to "direct" at run
-    # time).
+    # The epilogue: "direct" stores registers straight to C; "tma" goes through shared
+    # staging buffers (2 x 64x64 bf16 per consumer warpgroup, 128-byte swizzled) and the
+    # TMA store, so a warpgroup starts its next tile while its stores drain (bf16 C only;
+    # a C whose row stride N*2 is not a multiple of 16 falls back to "direct" at run time).
     epilogue: str = "tma"
     # pipe: K tiles per trip of the consumer loop (the last of a trip waits
     # for its own wgmmas; unroll=2 keeps a group in flight at every other).

@@ -21,7 +21,7 @@ from mlir.dialects import llvm, nvvm
 
 from examples import gemm
 from examples.gemm_parts.epilogue import warpgroup_barrier
-from examples.gemm_parts.wgmma import BK, acc_type, mma_k_tile, smem_address
+from mbarrier_dialect.lang.wgmma import BK, acc_type, mma_k_tile, smem_address
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import MBarrier, TMABar, byte_offset, for_range, if_then
 

@@ -74,7 +74,7 @@ from mlir.dialects import llvm, nvvm
 
 from mlir.dialects import vector
 
-from ..gemm_parts.wgmma import smem_address, wgmma, wgmma_descriptor
+from mbarrier_dialect.lang.wgmma import smem_address, wgmma, wgmma_descriptor
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import (Kernel, Pipeline, TMABar, WarpgroupRoles, byte_offset,
                                    if_then)

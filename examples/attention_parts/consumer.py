@@ -32,7 +32,7 @@ import dataclasses
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from ..gemm_parts.wgmma import smem_address, wgmma_descriptor
+from mbarrier_dialect.lang.wgmma import smem_address, wgmma_descriptor
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang import if_else, if_then
 

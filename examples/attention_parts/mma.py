@@ -1,8 +1,8 @@
 """The wgmma forms of examples/attention.py.
 
 * S = Q K^T: both operands K-major (d contiguous) in shared memory, 128-byte
-  swizzled: upstream ``nvvm.wgmma.mma_async`` (the SS form), as in
-  examples/gemm.py (``gemm_parts.wgmma.wgmma``).
+  swizzled: upstream ``nvvm.wgmma.mma_async`` (the SS form),
+  ``mbarrier_dialect.lang.wgmma.wgmma``, as in examples/gemm.py.
 * O += P V: P comes from registers (the S accumulator converted to bf16:
   the m64nNk16 accumulator fragment of 16 columns is exactly the A fragment
   of one k16 step, FA2/FA3's observation), V is [kv, d] with d contiguous,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from .wgmma import BK, acc_type, mma_k_tile, smem_address
+from mbarrier_dialect.lang.wgmma import BK, acc_type, mma_k_tile, smem_address
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang.pipeline import StageBuffer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .shapes import check_shape
-from .wgmma import BK
+from mbarrier_dialect.lang.wgmma import BK
 from mbarrier_dialect.manifest import from_bf16_bits, to_bf16_bits
 
 

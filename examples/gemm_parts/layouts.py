@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-BK = 64                     # K per stage (gemm_parts/wgmma.py's)
+BK = 64                     # K per stage (lang.wgmma.BK; this module stays MLIR-free)
 MN_CHUNK = 64               # MN per TMA box of an MN-major operand (128 bytes)
 MAJORS = ("K", "MN")
 

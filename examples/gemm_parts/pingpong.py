@@ -30,7 +30,7 @@ from mbarrier_dialect import lang
 from mbarrier_dialect.lang.pipeline import StageBuffer
 
 from .epilogue import store_drain, store_tile, store_tile_any, warpgroup_barrier
-from .wgmma import BK, acc_type, k16_step, smem_address, wgmma, wgmma_descriptor
+from mbarrier_dialect.lang.wgmma import BK, acc_type, k16_step, smem_address, wgmma, wgmma_descriptor
 
 ROWS = 64                   # rows of one m64 wgmma
 ROW_BLOCK_BYTES = ROWS * BK * 2   # 64 swizzled rows of A: 8 KiB

@@ -2,11 +2,11 @@
 tile (warpgroup 0, one thread), and the copies of one operand's stage in
 its layout (a K-major operand is one box of `rows` x 64 K; an MN-major one
 is `rows` / 64 boxes of 64 K x 64 MN, box j at 8 KiB * j of the stage: the
-layouts of gemm_parts/wgmma.py's docstring)."""
+layouts of mbarrier_dialect.lang.wgmma's docstring)."""
 from __future__ import annotations
 
 from .layouts import MN_CHUNK
-from .wgmma import BK, MN_CHUNK_BYTES
+from mbarrier_dialect.lang.wgmma import BK, MN_CHUNK_BYTES
 from mbarrier_dialect import lang
 from mbarrier_dialect.lang.pipeline import StageBuffer
 

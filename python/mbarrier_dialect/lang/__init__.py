@@ -36,6 +36,8 @@ The package is in layers, each module importing only those below it
     named_barriers  NamedBarrier: bar.sync / bar.arrive / bar.red by name
     smem        the shared-memory pool, dynamic shared memory, views at a
                 pointer, remote buffers, load/store
+    wgmma       tensor cores: 128-byte-swizzled wgmma descriptors, the
+                m64nNk16 bf16 wgmma, one 64-deep K block (lang.wgmma.*)
     barriers    MBarrier, TMABar, TCGen05Bar, bulk copies
     pipeline    Pipeline and its producer/consumer sides and slots
     sequence    OrderedSequence, its groups' states and turns
@@ -59,6 +61,7 @@ from .sequence import OrderedSequence, SequenceState, Turn
 from .smem import RemoteBuffer, SmemBuffer, SmemPool, byte_offset
 from .threads import WARPGROUP, WarpgroupRoles
 from .values import Value, as_i1, as_i32, as_index, const, dtype, select, wrap
+from . import wgmma  # noqa: E402  (lang.wgmma.wgmma(...), not re-exported by name)
 
 # `range` is exported by name (lang.range) but left out of `import *`, which
 # would shadow the builtin.

@@ -20,7 +20,7 @@ LAYERS = [
     ["values"],
     ["builder"],
     ["control"],
-    ["threads", "smem", "named_barriers"],
+    ["threads", "smem", "named_barriers", "wgmma"],
     ["barriers"],
     ["pipeline", "sequence", "bulk_store"],
     ["prologue"],
@@ -104,7 +104,9 @@ def test_the_import_graph_has_no_circle():
         for target in graph[todo.pop()] - reach:
             reach.add(target)
             todo.append(target)
-    assert reach == set(LAYER) - {"kernel", "__init__"}
+    # wgmma (tensor cores) is a leaf the examples use through lang.wgmma;
+    # no barrier call needs it.
+    assert reach == set(LAYER) - {"kernel", "__init__", "wgmma"}
 
 
 @pytest.mark.parametrize("path", [os.path.join(LANG, f"{n}.py") for n in _lang_modules()]
@@ -235,6 +237,56 @@ def test_examples_are_imported_through_their_package():
     assert not found, (
         "import an example through its package (`from examples import gemm`, "
         f"`from examples.gemm_parts import ...`, or relatively inside examples/): {found}")
+
+
+def _gemm_imports(path):
+    """Imports of `path` (a module of examples/) that reach the GEMM example:
+    `examples.gemm`, `examples.gemm_parts`, or relatively `gemm` /
+    `gemm_parts` from inside examples/."""
+    found = []
+    for node in ast.walk(_tree(os.path.join(ROOT, path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            names = [module] + [f"{module}.{a.name}".lstrip(".") for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "examples":
+                parts = parts[1:]
+            if parts and parts[0] in ("gemm", "gemm_parts"):
+                found.append((node.lineno, name))
+                break
+    return found
+
+
+def test_attention_imports_nothing_of_the_gemm():
+    """What both flagship examples need (wgmma descriptors, the wgmma) is
+    lang's; attention is not built on the GEMM example (issue 33)."""
+    paths = ["examples/attention.py"] + [
+        f"examples/attention_parts/{n}" for n in sorted(os.listdir(os.path.join(ROOT, "examples", "attention_parts")))
+        if n.endswith(".py")]
+    found = {path: lines for path in paths if (lines := _gemm_imports(path))}
+    assert not found, f"attention imports the GEMM example: {found}"
+
+
+def test_the_gemm_example_is_a_model_kernel_in_size():
+    """examples/gemm.py is the pipe GEMM, readable as the protocol: at most
+    400 lines (issue 33); its variants live in gemm_parts/, the raw ring in
+    bench/gemm/."""
+    with open(os.path.join(ROOT, "examples", "gemm.py")) as f:
+        assert len(f.read().splitlines()) <= 400
+
+
+def test_the_gemm_import_check_sees_one(tmp_path, monkeypatch):
+    """The check above on a made-up file: the two ways attention used to
+    reach the GEMM, and lang's module, which is allowed."""
+    monkeypatch.setattr(__import__(__name__), "ROOT", str(tmp_path))
+    (tmp_path / "a.py").write_text("from ..gemm_parts.wgmma import wgmma\nfrom examples import gemm\n"
+                                   "from mbarrier_dialect.lang.wgmma import wgmma\n")
+    assert [line for line, _ in _gemm_imports("a.py")] == [1, 2]
 
 
 def _is_sys_path(node) -> bool:

@@ -1,7 +1,8 @@
-"""The tensor-core part of examples/gemm.py: wgmma shared-memory
-descriptors (128-byte swizzled, K-major or MN-major operands), the
-m64nBNk16 bf16 wgmma (upstream ``nvvm.wgmma.mma_async``, its transpose bits
-from the operands' majors) and one 64-deep K block of it.
+"""Tensor cores, as the GEMM and attention examples use them: wgmma
+shared-memory descriptors (128-byte swizzled, K-major or MN-major operands),
+the m64nBNk16 bf16 wgmma (upstream ``nvvm.wgmma.mma_async``, its transpose
+bits from the operands' majors; PTX ISA "Asynchronous Warpgroup Level Matrix
+Multiply-Accumulate Instructions") and one 64-deep K block of it.
 
 A stage of an operand is 64 K (BK) by `rows` M or N, in one of two
 shared-memory layouts, each what the TMA writes with the 128-byte swizzle:
@@ -20,18 +21,21 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import llvm, nvvm
 
-from mbarrier_dialect import lang
+from .values import Value, const, wrap
+
+__all__ = ["BK", "MN_CHUNK", "MN_CHUNK_BYTES", "MAJORS", "smem_address", "wgmma_descriptor",
+           "k16_step", "acc_type", "wgmma", "mma_k_tile"]
 
 BK = 64                     # K per stage: 64 bf16 = one 128-byte swizzled row
 
 
-def _i64(x: int) -> lang.Value:
-    return lang.const(x, "i64")
+def _i64(x: int) -> Value:
+    return const(x, "i64")
 
 
-def smem_address(ptr: ir.Value) -> lang.Value:
+def smem_address(ptr: ir.Value) -> Value:
     """The shared-window address of `ptr`, i32."""
-    return lang.wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), ptr).result)
+    return wrap(llvm.PtrToIntOp(ir.IntegerType.get_signless(32), ptr).result)
 
 
 #: wgmma shared-memory descriptor, 128-byte swizzle, K-major: leading byte
@@ -50,17 +54,23 @@ K16_STEP_BYTES = {"K": 32, "MN": 16 * 128}
 MAJORS = ("K", "MN")
 
 
-def wgmma_descriptor(addr: lang.Value, major: str = "K") -> lang.Value:
+def _major(major: str) -> str:
+    if major not in MAJORS:
+        raise ValueError(f"an operand's major is one of {MAJORS}, not {major!r}")
+    return major
+
+
+def wgmma_descriptor(addr: Value, major: str = "K") -> Value:
     """The 64-bit matrix descriptor of a 128-byte swizzled tile at shared
     address `addr` (i32, 1024-aligned at its tile start), K-major or
     MN-major (the layouts of this module's docstring)."""
-    hi = {"K": DESC_HI, "MN": DESC_HI_MN}[major]
+    hi = {"K": DESC_HI, "MN": DESC_HI_MN}[_major(major)]
     return ((addr >> 4) & 0x3FFF).to("i64") | _i64(hi)
 
 
 def k16_step(major: str) -> int:
     """What one k16 step adds to a descriptor (its address field: bytes / 16)."""
-    return K16_STEP_BYTES[major] >> 4
+    return K16_STEP_BYTES[_major(major)] >> 4
 
 
 def acc_type(bn: int) -> ir.Type:
@@ -74,7 +84,11 @@ def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int, *,
     (`accumulate` False: D = A * B^T, scale-d 0, `acc` not read), A (M x K)
     and B (N x K) in shared memory, each K-major or MN-major: the
     instruction's imm-trans-a / imm-trans-b (upstream ``nvvm.wgmma.mma_async``'s
-    layoutA ``col`` / layoutB ``row``, bf16 only)."""
+    layoutA ``col`` / layoutB ``row``, bf16 only). `accumulate` is the
+    instruction's scale-d, which the op takes as an immediate: a Python bool,
+    never an IR value (a run-time choice is two wgmmas under an ``if``)."""
+    if not isinstance(accumulate, bool):
+        raise TypeError(f"wgmma's accumulate is the immediate scale-d, a Python bool, not {type(accumulate).__name__}")
     return nvvm.WgmmaMmaAsyncOp(
         results_=acc.type, inouts=acc, descriptorA=desc_a, descriptorB=desc_b,
         shape=ir.Attribute.parse(f"#nvvm.shape<m = 64, n = {bn}, k = 16>"),
@@ -84,12 +98,12 @@ def wgmma(acc: ir.Value, desc_a: ir.Value, desc_b: ir.Value, bn: int, *,
         scaleB=nvvm.WGMMAScaleIn.one,
         # A: row = K contiguous, col = M contiguous (transposed);
         # B: col = K contiguous, row = N contiguous (transposed).
-        layoutA=nvvm.MMALayout.row if a_major == "K" else nvvm.MMALayout.col,
-        layoutB=nvvm.MMALayout.col if b_major == "K" else nvvm.MMALayout.row,
+        layoutA=nvvm.MMALayout.row if _major(a_major) == "K" else nvvm.MMALayout.col,
+        layoutB=nvvm.MMALayout.col if _major(b_major) == "K" else nvvm.MMALayout.row,
     ).result
 
 
-def mma_k_tile(acc: ir.Value, a_addr: lang.Value, b_addr: lang.Value, bn: int,
+def mma_k_tile(acc: ir.Value, a_addr: Value, b_addr: Value, bn: int,
                a_major: str = "K", b_major: str = "K") -> ir.Value:
     """One 64-deep K tile of this warpgroup's product: ``wgmma.fence``, four
     ``m64nBNk16`` wgmmas (one k16 step along K each), ``commit_group``."""
