@@ -129,7 +129,10 @@ def timed(torch, api_run, run, fns, rounds, flops):
                 times[f"{name}_graph"].append(api_run.time_graph(torch, graphs[name]))
     for name, fn in fns.items():
         if name not in graphs:
-            times[f"{name}_prof"] = [kernel_ms(torch, fn)]
+            try:
+                times[f"{name}_prof"] = [kernel_ms(torch, fn)]
+            except Exception as exc:  # noqa: BLE001
+                out[f"{name}_no_prof"] = str(exc).splitlines()[0][:160]
     for key, ts in times.items():
         if ts:
             out[key] = flops / (statistics.median(ts) * 1e-3) / 1e12
