@@ -22,7 +22,8 @@ the fp32 math reference (run.py's, bwd_run.py's), and the same on odd lengths
 (777, 1000, 3000): ours, FA4's and cuDNN's errors side by side.
 
     python3 fa4_run.py DIR [--pyext /tmp/pyext] [--json FILE] [--rounds 5]
-        [--only fwd,bwd,odd] [--seqs 1024,...] [--bwd-seqs 2048,...]
+        [--only fwd,bwd,odd] [--impls ours,fa4,cudnn] [--seqs 1024,...]
+        [--bwd-seqs 2048,...] [--bwd-dims 64,128] [--alt-consumers 1,2]
 """
 from __future__ import annotations
 
@@ -64,8 +65,9 @@ class Impls:
     """The three implementations' calls on one row's inputs ([b, h, s, d]
     for ours and SDPA, [b, s, h, d] contiguous copies for FA4)."""
 
-    def __init__(self, torch, fwd, bwd, fa4, names):
+    def __init__(self, torch, fwd, bwd, fa4, names, alt_bwd=None):
         self.torch, self.fwd, self.bwd, self.fa4, self.names = torch, fwd, bwd, fa4, names
+        self.alt_bwd = alt_bwd or {}       # "ours_wN": the backward with N consumer warpgroups
         self.cudnn = torch.nn.attention.SDPBackend.CUDNN_ATTENTION
 
     def _sdpa(self, q, k, v, causal):
@@ -93,6 +95,11 @@ class Impls:
                 o, lse = self.fwd(q, k, v, causal)
                 return self.bwd(q, k, v, o, lse, do, causal)
             fns["ours"] = ours
+        for name, bwd in self.alt_bwd.items():
+            def alt(bwd=bwd):
+                o, lse = self.fwd(q, k, v, causal)
+                return bwd(q, k, v, o, lse, do, causal)
+            fns[name] = alt
         if "fa4" in self.names and self.fa4 is not None:
             qs, ks, vs = (t.transpose(1, 2).contiguous().requires_grad_() for t in (q, k, v))
             dos = do.transpose(1, 2).contiguous()
@@ -248,7 +255,7 @@ def best(row, name):
 
 def table(title, rows):
     print(f"{title}\n{'d':>4} {'causal':>6} {'seq':>6} | {'ours e/g':>11} {'fa4 e/g':>11} "
-          f"{'cudnn e/g':>11} | {'g/fa4 g':>7} {'best/best':>9}")
+          f"{'cudnn e/g':>11} | {'g/fa4 g':>7} {'best/best':>9} | others e/g")
     for r in rows:
         def cell(n):
             g = r.get(f"{n}_graph", r.get(f"{n}_prof", 0.0))
@@ -257,7 +264,9 @@ def table(title, rows):
         ratio = f"{r['ours_graph'] / fa4g:.2f}" if fa4g and "ours_graph" in r else "-"
         both = f"{best(r, 'ours') / best(r, 'fa4'):.2f}" if best(r, "fa4") else "-"
         print(f"{r['d']:>4} {str(r['causal']):>6} {r['seq']:>6} | {cell('ours'):>11} "
-              f"{cell('fa4'):>11} {cell('cudnn'):>11} | {ratio:>7} {both:>9}")
+              f"{cell('fa4'):>11} {cell('cudnn'):>11} | {ratio:>7} {both:>9} | " + " ".join(
+                  f"{n[:-6]} {cell(n[:-6])}" for n in r if n.endswith("_eager")
+                  and n[:-6] not in ("ours", "fa4", "cudnn")))
 
 
 def main() -> None:
@@ -272,6 +281,8 @@ def main() -> None:
     parser.add_argument("--seqs-256", default="4096,16384")
     parser.add_argument("--bwd-seqs", default="2048,8192,16384")
     parser.add_argument("--bwd-dims", default="64,128")
+    parser.add_argument("--alt-consumers", default="", help="e.g. 1,2: forward + backward "
+                        "also with the dK/dV kernel of that many consumers (ours_wN)")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     sections = set(args.only.split(","))
@@ -294,8 +305,10 @@ def main() -> None:
         print(f"FA4 from {Path(flash_attn.__file__).parent}", flush=True)
     except Exception as exc:  # noqa: BLE001
         print(f"no FA4: {exc}", flush=True)
+    alt = {f"ours_w{n}": backward_api.Backward(cache, int(n))
+           for n in args.alt_consumers.split(",") if n}
     impls = Impls(torch, api.Forward(cache), backward_api.Backward(cache), fa4,
-                  set(args.impls.split(",")))
+                  set(args.impls.split(",")), alt)
     torch.backends.cuda.matmul.allow_tf32 = False   # the references in fp32, no TF32
     result = {"torch": torch.__version__, "device": torch.cuda.get_device_name(),
               "rounds": args.rounds, "fa4": fa4 is not None}
