@@ -298,20 +298,22 @@ def main() -> None:
     from attention_parts import api, backward_api  # DIR/attention_parts
     api.set_runtime(rt)
     cache = api.Cache(root / "cache")
-    fa4 = None
+    fa4, fa4_version = None, None
     try:
         from flash_attn.cute import flash_attn_func as fa4
-        import flash_attn
-        print(f"FA4 from {Path(flash_attn.__file__).parent}", flush=True)
+        from importlib import metadata
+        fa4_version = metadata.version("flash-attn-4")
+        print(f"FA4 {fa4_version} from {Path(sys.modules['flash_attn.cute'].__file__).parent}",
+              flush=True)
     except Exception as exc:  # noqa: BLE001
-        print(f"no FA4: {exc}", flush=True)
+        print(f"{'FA4 imported, its version unknown' if fa4 else 'no FA4'}: {exc}", flush=True)
     alt = {f"ours_w{n}": backward_api.Backward(cache, int(n))
            for n in args.alt_consumers.split(",") if n}
     impls = Impls(torch, api.Forward(cache), backward_api.Backward(cache), fa4,
                   set(args.impls.split(",")), alt)
     torch.backends.cuda.matmul.allow_tf32 = False   # the references in fp32, no TF32
     result = {"torch": torch.__version__, "device": torch.cuda.get_device_name(),
-              "rounds": args.rounds, "fa4": fa4 is not None}
+              "rounds": args.rounds, "fa4": fa4 is not None, "fa4_version": fa4_version}
     t0 = time.perf_counter()
 
     def save():
