@@ -21,9 +21,14 @@ durations per call). Once per row, on the row's own random data, the output
 the fp32 math reference (run.py's, bwd_run.py's), and the same on odd lengths
 (777, 1000, 3000): ours, FA4's and cuDNN's errors side by side.
 
-    python3 fa4_run.py DIR [--pyext /tmp/pyext] [--json FILE] [--rounds 5]
+FA4 is imported from the package path: its unpacked wheels and the CuTe DSL's
+``dsl_packages`` folder (what nvidia_cutlass_dsl's .pth file adds) on
+PYTHONPATH, as step attention-fa4 of tools/device/run.sh sets it.
+
+    python3 fa4_run.py DIR [--json FILE] [--rounds 5]
         [--only fwd,bwd,odd] [--impls ours,fa4,cudnn] [--seqs 1024,...]
         [--bwd-seqs 2048,...] [--bwd-dims 64,128] [--alt-consumers 1,2]
+    python3 fa4_run.py --table RESULTS.json [REPEAT]     # BENCHMARKS.md's tables, here
 """
 from __future__ import annotations
 
@@ -269,10 +274,39 @@ def table(title, rows):
                   and n[:-6] not in ("ours", "fa4", "cudnn")))
 
 
+def markdown(path, repeat=None) -> None:
+    """BENCHMARKS.md's tables from a saved --json file (``main``, and
+    ``repeat``: another run whose graph ratios are the last column), here."""
+    runs = json.loads(Path(path).read_text())
+    main_run, other = runs["main"], runs.get(repeat) if repeat else None
+    for key, title in (("forward", "forward"), ("training", "forward + backward")):
+        again = {(r["d"], r["causal"], r["seq"]): r for r in (other or {}).get(key, [])}
+        print(f"\n{title}\n\n| d | causal | seq | ours eager / graph | FA4 eager / graph | "
+              f"cuDNN eager / graph | ours / FA4, graph | ours / FA4, best of |"
+              + (" repeat: graph, best of |" if other else "")
+              + "\n|---|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if other else ""))
+        for r in main_run.get(key, []):
+            def cell(n, r=r):
+                return f"{r.get(n + '_eager', 0):.0f} / {r.get(n + '_graph', 0):.0f}"
+
+            def ratios(r):
+                return (r["ours_graph"] / r["fa4_graph"], best(r, "ours") / best(r, "fa4"))
+            g, b = ratios(r)
+            seq = f"{r['seq'] // 1024}k"
+            line = (f"| {r['d']} | {'yes' if r['causal'] else 'no'} | {seq} | {cell('ours')} | "
+                    f"{cell('fa4')} | {cell('cudnn')} | {g:.2f} | {b:.2f} |")
+            a = again.get((r["d"], r["causal"], r["seq"]))
+            if other:
+                line += " {:.2f}, {:.2f} |".format(*ratios(a)) if a else " - |"
+            print(line)
+
+
 def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--table":      # here, from a saved file
+        markdown(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("dir")
-    parser.add_argument("--pyext", default="/tmp/pyext", help="FA4's unpacked wheels")
     parser.add_argument("--json")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default="fwd,bwd,odd")
@@ -286,16 +320,13 @@ def main() -> None:
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     sections = set(args.only.split(","))
-    import site
-    site.addsitedir(args.pyext)                    # its .pth puts cutlass on the path
     import torch
     torch.zeros(1, device="cuda")                  # torch's primary context first
     rt = _load("mbarrier_runtime", root / "runtime.py")
     mods = {"run": _load("attn_run", root / "run.py"),
             "api_run": _load("attn_api_run", root / "api_run.py"),
             "bwd_run": _load("attn_bwd_run", root / "bwd_run.py")}
-    sys.path.insert(0, str(root))
-    from attention_parts import api, backward_api  # DIR/attention_parts
+    from attention_parts import api, backward_api  # DIR/attention_parts (the script's folder)
     api.set_runtime(rt)
     cache = api.Cache(root / "cache")
     fa4, fa4_version = None, None

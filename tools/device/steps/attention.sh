@@ -27,12 +27,13 @@ step_attention() {
 }
 
 # Ours against FlashAttention-4 in one process (BENCHMARKS.md, "Against FlashAttention-4,
-# one process"). Build: python -m bench.attention.bwd_build .gpu/bwd (D); FA4: the anchors'
-# fetch_fa4.sh .gpu/fa4 (FA4), its archive split in two (BENCHMARKS.md says how) because
-# it and the checkout exceed one call: a first call carries .gpu/fa4/big1 and runs
+# one process"). Build: python -m bench.attention.bwd_build .gpu/bwd (D); FA4:
+# bash tools/device/fa4_fetch.sh .gpu/fa4 (FA4), its archive in two parts because it and
+# the checkout exceed one call: a first call carries .gpu/fa4/big1 and runs
 # `mkdir -p /tmp/fa4p && cp .gpu/fa4/big1/part1 /tmp/fa4p/`, the second, at once, carries
-# .gpu/fa4/big2, .gpu/fa4/small and D. NCU=1: then ncu of our backward's three kernels
-# at 2 x 16 x 8192, d 64 and 128 (NCU_SEQ, NCU_DIMS).
+# .gpu/fa4/big2, .gpu/fa4/small and D (a later call on the same machine needs neither:
+# /tmp/pyext is kept). RUN_ARGS: fa4_run.py's options. NCU=1: then ncu of our backward's
+# three kernels at 2 x 16 x 8192, d 64 and 128 (NCU_SEQ, NCU_DIMS).
 step_attention_fa4() {
   local D=${D:-.gpu/bwd} F=${FA4:-.gpu/fa4} d rc=0
   if [ ! -d /tmp/pyext/flash_attn ]; then
@@ -45,7 +46,9 @@ step_attention_fa4() {
   fi
   echo "FA4 unpacked at ${SECONDS} s"
   set -o pipefail
-  timeout ${RUN_TIMEOUT:-420} python3 -W ignore $D/fa4_run.py $D --pyext /tmp/pyext \
+  # the wheels, and what nvidia_cutlass_dsl's .pth file would add (PYTHONPATH reads no .pth)
+  PYTHONPATH=/tmp/pyext:/tmp/pyext/nvidia_cutlass_dsl/dsl_packages${PYTHONPATH:+:$PYTHONPATH} \
+    timeout ${RUN_TIMEOUT:-420} python3 -W ignore $D/fa4_run.py $D \
     --json "$OUT/fa4.json" ${RUN_ARGS:-} 2>&1 | tee "$OUT/fa4.log" || rc=1
   set +o pipefail
   if [ -n "${NCU:-}" ]; then
