@@ -2,8 +2,9 @@
 the dK/dV kernel with one and with two consumer warpgroups) and the
 forward configurations ``config_for`` picks, and copy what bwd_run.py
 needs on the GPU machine (no MLIR there): runtime.py, the MLIR-free parts
-of examples/attention_parts, bwd_run.py and the run.py, api_run.py it
-loads.
+of examples/attention_parts, bwd_run.py and fa4_run.py (ours against
+FlashAttention-4: every forward configuration is in the cache) and the
+run.py, api_run.py they load.
 
     python -m bench.attention.bwd_build OUT_DIR
 """
@@ -41,7 +42,7 @@ def main() -> None:
     for name in MLIR_FREE:
         shutil.copy(os.path.join(ROOT, "examples", "attention_parts", name), parts)
     harness.copy_runtime(out)
-    for name in ("bwd_run.py", "run.py", "api_run.py"):
+    for name in ("bwd_run.py", "fa4_run.py", "run.py", "api_run.py"):
         shutil.copy(os.path.join(HERE, name), out)
     print(f"compiled {fwd.compiled + bwd.compiled} into {fwd.directory}")
 

@@ -15,10 +15,10 @@ from the cache bwd_build.py filled), in one process:
    TFLOP/s = 3.5 x 4 b h s^2 d / t (halved when causal), the median of 5.
 
     python3 bwd_run.py DIR [--json FILE] [--time] [--seqs 2048,8192] [--consumers 1|2]
-    python3 bwd_run.py DIR --once B,H,S [--consumers 1|2]
+    python3 bwd_run.py DIR --once B,H,S[,D] [--consumers 1|2]
 
-``--once``: only a forward and two backward calls at [B, H, S, 128] (the
-target of ncu and compute-sanitizer), no check.
+``--once``: only a forward and two backward calls at [B, H, S, D] (D 128
+unless given; the target of ncu and compute-sanitizer), no check.
 """
 from __future__ import annotations
 
@@ -200,7 +200,8 @@ def bench(torch, api_run, run, fwd, bwd, sdpa, seqs, rounds=5):
 
 
 def once(torch, fwd, bwd, shape) -> None:
-    q, k, v, do = (torch.randn(*shape, 128, device="cuda").to(torch.bfloat16) for _ in range(4))
+    shape = shape if len(shape) == 4 else [*shape, 128]
+    q, k, v, do = (torch.randn(*shape, device="cuda").to(torch.bfloat16) for _ in range(4))
     o, lse = fwd(q, k, v, False)
     for _ in range(2):
         dq, _, _ = bwd(q, k, v, o, lse, do, False)
@@ -216,7 +217,7 @@ def main() -> None:
     parser.add_argument("--seqs", default="2048,8192")
     parser.add_argument("--consumers", type=int, help="the dK/dV kernel's consumer "
                         "warpgroups (default backward_api.CONSUMERS)")
-    parser.add_argument("--once", help="B,H,S: one forward, two backward calls, no check")
+    parser.add_argument("--once", help="B,H,S[,D]: one forward, two backward calls, no check")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     rt = _load("runtime", root / "runtime.py")

@@ -13,7 +13,7 @@
 #   debug_waits.sh  debug-waits debug-waits-cost
 #   bench.sh        latency fence stream
 #   gemm.sh         gemm gemm-ncu gemm-graph
-#   attention.sh    attention
+#   attention.sh    attention attention-fa4
 # Groups:
 #   final = suite sanitize edge stress   (the GPU suite of RELIABILITY.md, about 2 minutes)
 #   gpu   = suite sanitize sanitize-stress edge stress latency

@@ -216,7 +216,8 @@ def test_the_annex_imports_only_downward(layer):
 
 # The device-side runners that import attention_parts from the copy their
 # builder put beside them (DIR/attention_parts, their own folder).
-FROM_A_COPY = {"bench/attention/api_run.py", "bench/attention/bwd_run.py"}
+FROM_A_COPY = {"bench/attention/api_run.py", "bench/attention/bwd_run.py",
+               "bench/attention/fa4_run.py"}
 
 
 def _bare_example_imports(path):
