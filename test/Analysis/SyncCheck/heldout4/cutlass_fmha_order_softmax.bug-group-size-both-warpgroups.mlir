@@ -11,7 +11,8 @@
 // its first turn forever, and warpgroup 0 waits for its second.
 // Every launch fails (for every %kv_blocks >= 1: warpgroup 1's first
 // order_s.wait() never returns).
-// BUG-ALT: the turn's wait that never completes, and the arrive that is
+// BUG-ALT: the init of the counts, the turn's wait that never completes,
+// and the arrive that is
 // short of the count.
 !acc = !llvm.struct<(f32, f32, f32, f32)>
 !P = !mbarrier.pipe<2, tma, consumers = 2>
@@ -43,7 +44,7 @@ gpu.module @kernels {
     %o = mbarrier.seq.create %sg : !mbarrier.group<2> -> !S
     scf.if %is_tid0 {
       mbarrier.pipe.init %p : !P
-      mbarrier.seq.init %o : !S
+      mbarrier.seq.init %o : !S // BUG-ALT
     }
     mbarrier.fence_init
     gpu.barrier
