@@ -12,8 +12,7 @@
 // Every launch fails (for every %kv_blocks >= 1: warpgroup 1's first
 // order_s.wait() never returns).
 // BUG-ALT: the init of the counts, the turn's wait that never completes,
-// and the arrive that is
-// short of the count.
+// and the arrive that is short of the count.
 !acc = !llvm.struct<(f32, f32, f32, f32)>
 !P = !mbarrier.pipe<2, tma, consumers = 2>
 !S = !mbarrier.ordered_seq<1, 2, arrivals = 256> // BUG
