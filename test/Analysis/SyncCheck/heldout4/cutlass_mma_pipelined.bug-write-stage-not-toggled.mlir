@@ -1,13 +1,14 @@
 // RUN: mbarrier-opt --mbarrier-lower-pipes --mbarrier-allocate-named-barriers %s -o /dev/null
 // Buggy twin of cutlass_mma_pipelined.mlir (same public source:
 // NVIDIA/cutlass include/cutlass/gemm/threadblock/mma_pipelined.h).
-// BUG: the write stage never toggles (smem_write_stage_idx ^= 1 left out):
-// tile t + 1 is stored into the stage that tile t is still being read from,
-// with no barrier between the other warps' reads and this warp's store
-// (the one __syncthreads per tile is only safe with two stages). A warp
-// that runs ahead overwrites operands another warp has not read yet.
-// Some launches fail (a race between warps: only with %k_tiles >= 2, and
-// only when one warp reaches its store before another finishes its reads).
+// BUG: the write stage is the read stage (smem_write_stage_idx ^= 1 left
+// out of the iterator advance): tile t + 1 is stored into the stage that
+// tile t is still being read from, with no barrier between the other warps'
+// reads and this warp's store (the one __syncthreads per tile is only safe
+// with the two stages alternating), and tile t + 1 is then read from the
+// other stage, which holds tile t - 1 or nothing.
+// Some launches fail (every launch with %k_tiles >= 2 computes with the
+// wrong tiles; %k_tiles = 1 stores nothing and is right).
 // BUG-ALT: the read of the stage being overwritten.
 module attributes {gpu.container_module} {
 gpu.module @kernels {
