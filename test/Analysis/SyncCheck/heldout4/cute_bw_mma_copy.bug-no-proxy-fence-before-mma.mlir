@@ -8,7 +8,8 @@
 // previous k-tile's operands, or whatever was there before).
 // Some launches fail (a proxy race: whether the async proxy sees the new
 // tiles depends on timing and on the hardware's proxy caches).
-// BUG-ALT: the generic stores that the MMA reads without the fence.
+// BUG-ALT: the generic stores, and the MMA that reads them without the
+// fence.
 module attributes {gpu.container_module} {
 gpu.module @kernels {
   llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<2048 x i8>
@@ -74,7 +75,7 @@ gpu.module @kernels {
       gpu.barrier // BUG
       scf.if %elected {
         %accumulate = arith.cmpi ugt, %k, %i0 : i32
-        nvvm.tcgen05.mma %tmem, %desc_a, %desc_b, %idesc, %accumulate {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+        nvvm.tcgen05.mma %tmem, %desc_a, %desc_b, %idesc, %accumulate {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1) // BUG-ALT
         mbarrier.tcgen05_commit %mma_bar[%c0] : !mbarrier.group<1>
       }
       mbarrier.wait %mma_bar[%c0], %mma_phase : !mbarrier.group<1>
