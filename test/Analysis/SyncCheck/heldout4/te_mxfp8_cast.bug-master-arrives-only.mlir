@@ -48,9 +48,9 @@ gpu.module @kernels {
 
     // copy_2d_to_shared of iteration 0.
     scf.if %is_master {
-      mbarrier.arrive_expect_tx %mbar[%c0], %i4096 : !mbarrier.group<4>
+      mbarrier.arrive_expect_tx %mbar[%c0], %i4096 : !mbarrier.group<4> // BUG
       mbarrier.cp_async_bulk_tensor %mbar[%c0], %in_base, %map_in[%i0, %row0], bytes 4096 : !mbarrier.group<4>, !llvm.ptr
-    } // BUG
+    }
 
     scf.for %it = %i0 to %total step %i1 : i32 {
       // Prefetch iteration it + 1 into the other input buffer.
@@ -60,13 +60,13 @@ gpu.module @kernels {
         %nb32 = arith.remui %nx, %i4 : i32
         %nb = arith.index_cast %nb32 : i32 to index
         scf.if %is_master {
-          mbarrier.arrive_expect_tx %mbar[%nb], %i4096 : !mbarrier.group<4>
+          mbarrier.arrive_expect_tx %mbar[%nb], %i4096 : !mbarrier.group<4> // BUG
           %nbuf = arith.remui %nx, %i2 : i32
           %noff = arith.muli %nbuf, %i4096 : i32
           %ndst = llvm.getelementptr %in_base[%noff] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %nrow = arith.addi %row0, %nx : i32
           mbarrier.cp_async_bulk_tensor %mbar[%nb], %ndst, %map_in[%i0, %nrow], bytes 4096 : !mbarrier.group<4>, !llvm.ptr
-        } // BUG
+        }
       }
       %b32 = arith.remui %it, %i4 : i32
       %b = arith.index_cast %b32 : i32 to index
