@@ -11,9 +11,10 @@
 // one, and mma_barrier counts those CTAs, so no CTA issues the next k-tile's
 // multicast into a peer whose MMA still reads the previous one. The barrier
 // inits are made visible to the cluster (fence_barrier_init + cluster
-// arrive/wait) before the first multicast. Here a 2 x 1 cluster: A 4096
-// bytes local, B 2 x 2048-byte slices (mask 0b11), mma_barrier count 2.
-// 128 threads; %k_tiles >= 1.
+// arrive/wait) before the first multicast; a CTA barrier ends each k-tile
+// (no thread lags a whole phase behind the elected one, cf. triton#10035).
+// Here a 2 x 1 cluster: A 4096 bytes local, B 2 x 2048-byte slices
+// (mask 0b11), mma_barrier count 2. 128 threads; %k_tiles >= 1.
 module attributes {gpu.container_module} {
 gpu.module @kernels {
   llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i8>
@@ -91,6 +92,8 @@ gpu.module @kernels {
       }
       mbarrier.wait %mma_bar[%c0], %mma_phase : !mbarrier.group<1>
       %mma_next = arith.xori %mma_phase, %i1 : i32
+      // No thread may lag a whole phase behind the elected one.
+      gpu.barrier
       scf.yield %tma_next, %mma_next : i32, i32
     }
     %v = nvvm.tcgen05.ld %tmem {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : i32

@@ -75,6 +75,8 @@ gpu.module @kernels {
       }
       mbarrier.wait %mma_bar[%c0], %mma_phase : !mbarrier.group<1> // BUG-ALT
       %mma_next = arith.xori %mma_phase, %i1 : i32
+      // No thread may lag a whole phase behind the elected one.
+      gpu.barrier
       scf.yield %tma_next, %mma_next : i32, i32
     }
     %v = nvvm.tcgen05.ld %tmem {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : i32

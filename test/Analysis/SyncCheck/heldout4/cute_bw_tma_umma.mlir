@@ -10,9 +10,12 @@
 // thread issues the tcgen05.mma and umma_arrive(&mma_barrier)
 // (tcgen05.commit), every thread waits mma_barrier with mma_barrier_phase_bit
 // and flips it, so the next k-tile's TMA never overwrites a tile the MMA
-// still reads. Warp 0 allocates the accumulator in tensor memory; the
-// epilogue loads it with tcgen05.ld. 128 threads; A and B boxes 4096 bytes
-// each; %k_tiles >= 1.
+// still reads. A CTA barrier ends each k-tile, so that no thread is still
+// waiting for phase k of a barrier when the elected thread completes phase
+// k + 1 (such a thread would then wait for phase k + 2: the deadlock
+// triton#10035 describes for a leader warp's arrivals). Warp 0 allocates
+// the accumulator in tensor memory; the epilogue loads it with tcgen05.ld.
+// 128 threads; A and B boxes 4096 bytes each; %k_tiles >= 1.
 module attributes {gpu.container_module} {
 gpu.module @kernels {
   llvm.mlir.global internal @smem_a() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i8>
@@ -79,6 +82,8 @@ gpu.module @kernels {
       }
       mbarrier.wait %mma_bar[%c0], %mma_phase : !mbarrier.group<1>
       %mma_next = arith.xori %mma_phase, %i1 : i32
+      // No thread may lag a whole phase behind the elected one.
+      gpu.barrier
       scf.yield %tma_next, %mma_next : i32, i32
     }
     %v = nvvm.tcgen05.ld %tmem {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : i32
