@@ -5,7 +5,8 @@
 // only the __syncthreads(): a CTA barrier does not wait for cp.async
 // copies (they complete only through cp.async.wait_group / wait_all, per
 // thread), so from tile 1 on a thread reads another warp's bytes of a stage
-// whose copy may still be in flight.
+// whose copy may still be in flight (NVIDIA/Fuser#3428: a race reported for
+// exactly this, fixed by a cp.async.wait_all before the __syncthreads).
 // Some launches fail (a race: only with %k_tiles >= 2, and only when a copy
 // is slower than the tile's compute).
 // BUG-ALT: the read of the stage whose copy was never waited.

@@ -6,7 +6,9 @@
 // refills that slot with the TMA load of step k + 2 (the tutorial's point:
 // with num_buffers slots and loads num_buffers - 1 steps ahead, at most one
 // MMA may stay outstanding). The TMA overwrites A/B operands of an MMA in
-// flight: wrong products.
+// flight: wrong products (what triton's concurrency sanitizer reports as
+// "Accessing buffer with pending access ... warpgroup_mma operand read" in
+// its test_warpgroup_mma2).
 // Some launches fail (a race: only with %k_tiles >= 3, and only when the
 // MMA of step k - 1 is still reading when the new box lands).
 // BUG-ALT: the refill's copies into the slot still being read.

@@ -7,7 +7,9 @@
 // for the second tile it waits tmem_full_bars[1] with parity 1, which a
 // fresh barrier reports complete at once, and for the third it waits
 // buffer 0 with parity 0, a phase already complete: from its second tile
-// on, a CTA reads an accumulator before its MMAs have finished.
+// on, a CTA reads an accumulator before its MMAs have finished (the
+// parity law of another ring, as in tile-ai/tilelang#3087: the wait
+// returned at once and the MMA's operands were overwritten).
 // Some launches fail (every CTA that takes two or more tiles reads a
 // partial or stale accumulator; a grid with one tile per CTA is right).
 // BUG-ALT: the wait on tmem_full_bars with that parity.
