@@ -22,39 +22,12 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from . import register_dialect
+from .errors import CompileError, SyncCheckWarning
 from .locations import diagnostic_text as _diagnostic_text
 from .ptxas import PtxasError, assemble
 from .targets import chips as _known_chips, nvvm_target_chip
 
 EMITS = ("nvvm", "llvm", "ptx", "cubin")
-
-
-class CompileError(RuntimeError):
-    """Compilation failed.  Where MLIR reported the failure, the message is
-    its diagnostics as compilers print them, one per line
-    (``file:line:col: error: message``, each note on a line of its own,
-    each distinct diagnostic once), and ``diagnostics`` lists them (one
-    entry per error with its notes); otherwise ``diagnostics`` is empty.
-
-    ``warnings`` holds the synchronization checker's warnings of the stage
-    that failed (``"file:line:col: warning: message"``): an error does not
-    drop them, and ``str()`` prints them after the error. ``message`` is the
-    error alone."""
-
-    def __init__(self, message: str, diagnostics: Sequence[str] = (),
-                 warnings: Sequence[str] = ()):
-        super().__init__(message)
-        self.message = message
-        self.diagnostics = list(diagnostics)
-        self.warnings = list(warnings)
-
-    def __str__(self) -> str:
-        return "\n".join([self.message, *self.warnings])
-
-
-class SyncCheckWarning(UserWarning):
-    """A warning of the synchronization checker (``mbarrier-check-sync``):
-    a barrier protocol that is probably wrong (docs/checker.md)."""
 
 
 @dataclass
@@ -483,7 +456,6 @@ def compile(
     return result
 
 
-if __name__ == "__main__":  # `python -m mbarrier_dialect.compiler`: the CLI, as before
-    from .cli import main
-
-    sys.exit(main())
+if __name__ == "__main__":  # a library module: the command line is cli.py's
+    sys.exit("mbarrier_dialect.compiler is the library; its command line is `mbarrier-compile` "
+             "or `python -m mbarrier_dialect` (same options)")

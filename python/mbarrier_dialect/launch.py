@@ -9,10 +9,11 @@ starts without them.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-if TYPE_CHECKING:
-    from .compiler import CompiledKernel, KernelSignature
+# `CompiledKernel` and `KernelSignature` below are the compiler's
+# (compiler.py), named in annotations only: launch sits below the compiler,
+# which calls it from CompiledKernel.launch, and imports nothing of it.
 
 __all__ = ["launch", "kernel_signature", "launch_shape"]
 
@@ -26,7 +27,7 @@ def launch(compiled: "CompiledKernel", *, args: Sequence[Any] = (), grid: Any = 
            shared_mem: int = 0, device: int = 0) -> list[Any]:
     """What :meth:`CompiledKernel.launch` does (its docstring says how)."""
     from . import runtime as rt
-    from .compiler import CompileError
+    from .errors import CompileError
 
     sig = kernel_signature(compiled, kernel)
     grid, block, cluster = launch_shape(compiled, sig, grid, block, cluster)

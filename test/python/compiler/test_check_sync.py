@@ -144,7 +144,7 @@ def test_warnings_are_kept_and_issued():
 def test_cli_prints_warnings_and_can_turn_the_checker_off(tmp_path):
     src = tmp_path / "k.mlir"
     src.write_text(WARNING_KERNEL)
-    cli = [sys.executable, "-m", "mbarrier_dialect.compiler"]
+    cli = [sys.executable, "-m", "mbarrier_dialect"]
     proc = subprocess.run([*cli, str(src), "--emit", "ptx", "-o", str(tmp_path / "k.ptx")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
@@ -234,7 +234,7 @@ def test_an_error_keeps_the_warnings():
 def test_cli_prints_the_warnings_before_the_error(tmp_path):
     src = tmp_path / "k.mlir"
     src.write_text(WARN_AND_ERROR_KERNEL)
-    proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", str(src),
+    proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect", str(src),
                            "--emit", "ptx"], capture_output=True, text=True)
     assert proc.returncode == 1
     warning = proc.stderr.index(f"{src}:20:5: warning: may use a barrier after mbarrier.inval")
@@ -255,7 +255,7 @@ def test_strict_makes_the_warnings_errors(tmp_path):
         compile(WARNING_KERNEL, strict=1)
     src = tmp_path / "k.mlir"
     src.write_text(WARNING_KERNEL)
-    cli = [sys.executable, "-m", "mbarrier_dialect.compiler", str(src), "--emit", "ptx",
+    cli = [sys.executable, "-m", "mbarrier_dialect", str(src), "--emit", "ptx",
            "-o", str(tmp_path / "k.ptx")]
     proc = subprocess.run([*cli, "--check-sync-strict"], capture_output=True, text=True)
     assert proc.returncode == 1 and "may use a barrier after mbarrier.inval" in proc.stderr

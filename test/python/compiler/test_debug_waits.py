@@ -104,7 +104,7 @@ def test_the_largest_bound_reaches_the_lowering():
 def test_cli_refuses_a_bound_that_is_not_a_number(tmp_path):
     path = tmp_path / "k.mlir"
     path.write_text("module {}")
-    proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", str(path),
+    proc = subprocess.run([sys.executable, "-m", "mbarrier_dialect", str(path),
                            "--debug-waits", "soon"], capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "'soon' is not a whole number of nanoseconds" in proc.stderr

@@ -115,7 +115,7 @@ def test_help_shows_compile_and_the_ops():
     assert "compile" in dir(mbarrier_dialect)
 
 
-PUBLIC_MODULES = ["mbarrier_dialect", "mbarrier_dialect.compiler", "mbarrier_dialect.cli",
+PUBLIC_MODULES = ["mbarrier_dialect", "mbarrier_dialect.compiler", "mbarrier_dialect.errors", "mbarrier_dialect.cli",
                   "mbarrier_dialect.launch", "mbarrier_dialect.versions",
                   "mbarrier_dialect.locations",
                   "mbarrier_dialect.lang.dtypes", "mbarrier_dialect.lang.values",

@@ -150,7 +150,7 @@ def test_fuzz_inputs_depend_only_on_the_seed():
 
 
 def _compile_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "mbarrier_dialect.compiler", *args],
+    return subprocess.run([sys.executable, "-m", "mbarrier_dialect", *args],
                           input=stdin, capture_output=True)
 
 
