@@ -215,10 +215,6 @@ bool isRemoteBarrierUse(Operation *op);
 /// The same, unless the model proves the target to be the executing CTA
 /// itself (SPMDModel::targetsOwnCTA): then it is a local use.
 bool isRemoteUse(SPMDModel &model, Operation *op);
-/// Whether `op` accesses another CTA's shared memory through a
-/// `.shared::cluster` pointer (ptr<7>): loads and stores.
-bool isRemoteMemoryAccess(Operation *op);
-
 /// Whether `op` is an scf.for with constant bounds that runs at least once.
 bool runsAtLeastOnce(Operation *op);
 
