@@ -3,8 +3,9 @@
 // accesses of one ring of mbarriers whose stage counters restart at
 // different loop depths (one carried across the tile loop, the other
 // restarted at every tile) walk the same (stage, phase) sequence in the
-// first tile only: a warning at the restart (a fresh start's op, else the
-// access). Silent where both sides carry, both restart, the restarted loop
+// first tile only: a warning at the restart (a fresh start's op; a carried
+// counter started from a value of outside the tile loop, the restarted loop;
+// else the access). Silent where both sides carry, both restart, the restarted loop
 // walks whole laps of both parities, or the counter is not one loop value.
 // 64 threads: thread 32 produces, warp 0 consumes.
 
@@ -490,6 +491,137 @@ gpu.module @pipe_state_carried {
           scf.yield %next : !mbarrier.pipe_state<consumer>
         }
         scf.yield %end : !mbarrier.pipe_state<consumer>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The counter carried through the subtile loop but started at each tile
+// from a constant of outside the tile loop (CUTLASS's epilogue C-load
+// pipeline with the consumer state made per tile, 3 subtiles on 4 stages):
+// the restart is the subtile loop's `iter_args(%n = %i0)`, reported there.
+gpu.module @carried_counter_started_from_constant {
+  gpu.func @k(%tiles: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i3 = arith.constant 3 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %is_tid0 = arith.cmpi eq, %tid, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    scf.if %is_tid0 {
+      scf.for %s = %c0 to %c4 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %i1 : !mbarrier.group<4>
+      }
+    }
+    mbarrier.fence_init
+    gpu.barrier
+    %is_load = arith.cmpi eq, %tid, %i32 : i32
+    scf.if %is_load {
+      %pend = scf.for %t = %i0 to %tiles step %i1 iter_args(%it0 = %i0) -> (i32) : i32 {
+        %itk = scf.for %k = %i0 to %i3 step %i1 iter_args(%n = %it0) -> (i32) : i32 {
+          %s32 = arith.remui %n, %i4 : i32
+          %s = arith.index_cast %s32 : i32 to index
+          %lap = arith.divui %n, %i4 : i32
+          %ph = arith.andi %lap, %i1 : i32
+          mbarrier.wait %empty[%s], %ph {phase_offset = 1 : i32} : !mbarrier.group<4>
+          // expected-note @+1 {{an access of the same ring whose counter is carried across the enclosing loop}}
+          mbarrier.arrive %full[%s] : !mbarrier.group<4>
+          %n2 = arith.addi %n, %i1 : i32
+          scf.yield %n2 : i32
+        }
+        scf.yield %itk : i32
+      }
+    }
+    %is_mma = arith.cmpi ult, %tid, %i32 : i32
+    scf.if %is_mma {
+      %cend = scf.for %t = %i0 to %tiles step %i1 iter_args(%it0 = %i0) -> (i32) : i32 {
+        // expected-warning @+1 {{ring counter restarted in every trip of an enclosing loop: this side of a ring of 4 stages}}
+        %r = scf.for %k = %i0 to %i3 step %i1 iter_args(%n = %i0) -> (i32) : i32 {
+          %s32 = arith.remui %n, %i4 : i32
+          %s = arith.index_cast %s32 : i32 to index
+          %lap = arith.divui %n, %i4 : i32
+          %ph = arith.andi %lap, %i1 : i32
+          // expected-note @+1 {{the access whose counter restarts}}
+          mbarrier.wait %full[%s], %ph : !mbarrier.group<4>
+          mbarrier.arrive %empty[%s] if %is_tid0 : !mbarrier.group<4>
+          %n2 = arith.addi %n, %i1 : i32
+          scf.yield %n2 : i32
+        }
+        scf.yield %r : i32
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Its fix: the subtile loop starts from the tile loop's carried counter
+// (the state the previous tile returned). Silent.
+gpu.module @carried_counter_started_from_tile_state {
+  gpu.func @k(%tiles: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i3 = arith.constant 3 : i32
+    %i4 = arith.constant 4 : i32
+    %i32 = arith.constant 32 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %is_tid0 = arith.cmpi eq, %tid, %i0 : i32
+    %full = mbarrier.alloc : !mbarrier.group<4>
+    %empty = mbarrier.alloc : !mbarrier.group<4>
+    scf.if %is_tid0 {
+      scf.for %s = %c0 to %c4 step %c1 {
+        mbarrier.init %full[%s], %i1 : !mbarrier.group<4>
+        mbarrier.init %empty[%s], %i1 : !mbarrier.group<4>
+      }
+    }
+    mbarrier.fence_init
+    gpu.barrier
+    %is_load = arith.cmpi eq, %tid, %i32 : i32
+    scf.if %is_load {
+      %pend = scf.for %t = %i0 to %tiles step %i1 iter_args(%it0 = %i0) -> (i32) : i32 {
+        %itk = scf.for %k = %i0 to %i3 step %i1 iter_args(%n = %it0) -> (i32) : i32 {
+          %s32 = arith.remui %n, %i4 : i32
+          %s = arith.index_cast %s32 : i32 to index
+          %lap = arith.divui %n, %i4 : i32
+          %ph = arith.andi %lap, %i1 : i32
+          mbarrier.wait %empty[%s], %ph {phase_offset = 1 : i32} : !mbarrier.group<4>
+          mbarrier.arrive %full[%s] : !mbarrier.group<4>
+          %n2 = arith.addi %n, %i1 : i32
+          scf.yield %n2 : i32
+        }
+        scf.yield %itk : i32
+      }
+    }
+    %is_mma = arith.cmpi ult, %tid, %i32 : i32
+    scf.if %is_mma {
+      %cend = scf.for %t = %i0 to %tiles step %i1 iter_args(%it0 = %i0) -> (i32) : i32 {
+        %r = scf.for %k = %i0 to %i3 step %i1 iter_args(%n = %it0) -> (i32) : i32 {
+          %s32 = arith.remui %n, %i4 : i32
+          %s = arith.index_cast %s32 : i32 to index
+          %lap = arith.divui %n, %i4 : i32
+          %ph = arith.andi %lap, %i1 : i32
+          mbarrier.wait %full[%s], %ph : !mbarrier.group<4>
+          mbarrier.arrive %empty[%s] if %is_tid0 : !mbarrier.group<4>
+          %n2 = arith.addi %n, %i1 : i32
+          scf.yield %n2 : i32
+        }
+        scf.yield %r : i32
       }
     }
     gpu.return

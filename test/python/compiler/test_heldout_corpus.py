@@ -77,8 +77,6 @@ CORPORA = {
                 "generic-proxy smem writes read by a TMA store with no fence.proxy.async: silent",
             "cutlass_sm80_multistage.bug-gmem-wait-without-syncthreads":
                 "cp.async.wait_group without the __syncthreads, then a read of another warp's copied row: silent",
-            "cuda_guide_dsmem_histogram.bug-no-cluster-sync-after-adds":
-                "remote atomicrmw on DSMEM (ptr<7>) followed by exit with no cluster barrier: silent (stores warn)",
             "cutlass_ws_lagging_release.bug-k-pipe-mmas-2":
                 "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
         },
@@ -93,10 +91,6 @@ CORPORA = {
                 "each thread's cp.async into sK issued before the CTA barrier that ends the other warps' reads of it: silent",
             "fa3_tile_count_smem.bug-full-count-mma-only":
                 "bar.sync 128 and bar.arrive 160 on one named barrier (the producer warp left out of the count): silent",
-            "tk_h100_attn_fwd.bug-compute-done-parity-ahead":
-                "producer's compute_done wait at parity one lap ahead (passes at once on the first lap): silent",
-            "cutlass_2x2_multicast.bug-no-producer-tail":
-                "no producer_tail: a CTA may exit while its row/column peers still arrive on its empty barriers: silent",
             "cuda_samples_async_copy.bug-five-batches-in-flight":
                 "five cp.async batches on four buffers (cuda-samples#263): batch i + 4 fills the buffer k-tile i reads: silent",
             "pallas_mgpu_attention.bug-no-balancing-schedule-barrier":
@@ -105,8 +99,6 @@ CORPORA = {
                 "expect-tx 12288 against 8192 copied bytes on a barrier whose other expect-tx sites are right: silent",
             "ptx_isa_bulk_per_warp.bug-init-count-threads":
                 "count 128, 4 arrivals per phase (every launch hangs): a warning off the marked lines, where an error is due",
-            "cutlass_epi_load_pipeline.bug-consumer-state-per-tile":
-                "epilogue's load-pipeline state restarted per tile (3 subtiles on 2 stages) while the producer carries it: silent",
         },
         known_false_alarms={
         },

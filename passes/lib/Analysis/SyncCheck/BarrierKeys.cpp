@@ -144,16 +144,3 @@ bool checksync::isRemoteBarrierUse(Operation *op) {
     return true;
   return false;
 }
-
-bool checksync::isRemoteMemoryAccess(Operation *op) {
-  auto remote = [](Value addr) {
-    auto ptr = dyn_cast<LLVM::LLVMPointerType>(addr.getType());
-    return ptr && ptr.getAddressSpace() ==
-                      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
-  };
-  if (auto store = dyn_cast<LLVM::StoreOp>(op))
-    return remote(store.getAddr());
-  if (auto load = dyn_cast<LLVM::LoadOp>(op))
-    return remote(load.getAddr());
-  return false;
-}

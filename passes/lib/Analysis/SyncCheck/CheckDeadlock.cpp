@@ -638,9 +638,28 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     // in one schedule, such as a producer warp that waits and never
     // arrives, is the schedule's, not the protocol's): an error where every
     // counted instance has it, else a warning.
+    // A warp's first wait on a barrier, of parity 1, left blocked after the
+    // barrier's first phase in one schedule only, by a warp that arrives on
+    // mbarriers itself (a producer, not a warp that only watches: the other
+    // warps of CUTLASS's producer warp group, whose lag nothing bounds), is
+    // a hang of that schedule: the warp never saw a phase of the barrier,
+    // and parity 1 asks for the one before the first (ThunderKittens'
+    // producer waiting compute_done one lap ahead, whose consumers released
+    // the prologue's block before the wait): a warning.
     llvm::DenseMap<Operation *, std::pair<int64_t, const BarrierRun *>> hits;
+    SmallVector<std::pair<Operation *, const BarrierRun *>> oneSchedule;
     SmallVector<Operation *> order; // first found first
     int64_t counted = 0;
+    auto firstStale = [](const BarrierRun &run, int64_t u) {
+      const BarrierEvent &e = run.blockedAt(u);
+      auto seen = run.observed.find({u, e.key});
+      return e.parity == 1 &&
+             (seen == run.observed.end() || seen->second == -2) &&
+             llvm::any_of(run.traces.traces[u], [](const BarrierEvent &a) {
+               return a.kind == BarrierEvent::Arrive && !a.named() &&
+                      !a.cluster();
+             });
+    };
     for (size_t i = 0; i + 1 < runs.size(); i += 2) {
       if (anyFull && !runs[i]->traces.instance.full())
         continue;
@@ -661,20 +680,29 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
         }
         ++hit.first;
       }
+      for (size_t r : {i, i + 1})
+        for (int64_t u : r == i ? ascending : descending)
+          if (Operation *op = runs[r]->blockedAt(u).op;
+              firstStale(*runs[r], u) &&
+              llvm::none_of(oneSchedule, [&](auto &hit) { return hit.first == op; }))
+            oneSchedule.push_back({op, runs[r].get()});
     }
-    for (Operation *op : order) {
-      auto [instances, first] = hits.lookup(op);
-      const BarrierRun &run = *first;
+    auto report = [&](const BarrierRun &run, Operation *op, Severity severity) {
       for (int64_t u = 0; u < run.traces.numWarps; ++u)
         if (!run.done[u] && !run.traces.traces[u].empty() &&
             run.blockedAt(u).op == op) {
-          reportUnstartedPhase(run, u,
-                               instances == counted ? Severity::Error
-                                                    : Severity::Warning,
-                               out);
+          reportUnstartedPhase(run, u, severity, out);
           break;
         }
+    };
+    for (Operation *op : order) {
+      auto [instances, first] = hits.lookup(op);
+      report(*first, op,
+             instances == counted ? Severity::Error : Severity::Warning);
     }
+    for (auto &[op, run] : oneSchedule)
+      if (!hits.count(op))
+        report(*run, op, Severity::Warning);
     return;
   }
   // Every warp ended: a named-barrier phase that completed with arrivals

@@ -473,6 +473,26 @@ bool fixedIndex(const BarrierKey &key, Operation *fn) {
   return def && def->getParentOp() == fn;
 }
 
+/// Class 2 where the target waits on the barrier, but not for every phase
+/// that the arrivals on it complete (ExitPhases.cpp).
+void reportPastLastWait(Operation *arrival, const ArrivalPastLastWait &past,
+                        Reporter &out) {
+  Reporter::Message message =
+      out.report(arrival, Severity::Warning, kExitSlot);
+  message << "arrives on CTA " << past.target
+          << "'s barrier after the last phase that CTA " << past.target
+          << "'s own waits on it wait for: ";
+  if (past.sampled)
+    message << "with the kernel's parameters at " << past.sample << ", ";
+  message << "its waits require " << past.required << " of the "
+          << past.phases
+          << " phase(s) its arrivals complete, so it may exit, and its "
+             "shared memory go away, before this arrival lands (wait for "
+             "the last phase of each barrier that other CTAs arrive on "
+             "before exiting, as CUTLASS's producer_tail does, or end with a "
+             "cluster barrier)";
+}
+
 } // namespace
 
 void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
@@ -516,6 +536,21 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
                    coveredByLaterArrival(access, fn, model, remoteArrivals,
                                          waits, order);
     return it->second;
+  };
+
+  // The covered remote arrivals whose target's waits still end before the
+  // arrivals do (ExitPhases.cpp), from the protocol model, built once.
+  std::optional<std::optional<llvm::DenseMap<Operation *, ArrivalPastLastWait>>>
+      past;
+  auto pastLastWait = [&](Operation *op) -> const ArrivalPastLastWait * {
+    if (!isa<MBarrierArrivalOpInterface>(op) || !model.clusterDeclared())
+      return nullptr;
+    if (!past)
+      past = remoteArrivalsPastLastWait(fn, model);
+    if (!*past)
+      return nullptr;
+    auto it = (*past)->find(op);
+    return it == (*past)->end() ? nullptr : &it->second;
   };
 
   auto visit = [&](Operation *op, LifeState &state) {
@@ -638,6 +673,10 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
         isKernelFunction(fn)) {
       for (Operation *remote : state.pendingOps) {
         if (isCovered(remote)) {
+          if (const ArrivalPastLastWait *past = pastLastWait(remote)) {
+            reportPastLastWait(remote, *past, out);
+            continue;
+          }
           out.clear(remote, kExitSlot);
           continue;
         }

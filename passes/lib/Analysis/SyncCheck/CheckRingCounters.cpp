@@ -22,7 +22,8 @@
 // other fills (a stale phase passes at once, or a wait for a phase that
 // never comes). Some launches fail (a CTA with one tile, or steps that are
 // multiples of 2 x M, are right): a warning, at the restart (the fresh
-// state's op, else the access). Silent where a counter is not one loop
+// state's op; a carried value started from outside the enclosing loop, the
+// restarted loop, whose iter_args bind the start; else the access). Silent where a counter is not one loop
 // value (two loop values, a loop's result, a load), where the ring is
 // initialized or invalidated in a loop (reset per tile), or where the
 // restarted loop's trips are a constant multiple of 2 x M.
@@ -148,11 +149,13 @@ std::optional<int64_t> carriedNumber(BlockArgument arg) {
 
 /// Where a counter restarts: the loop whose entry resets it, the op that
 /// gives it its start (null: the loop's lower bound, or a start defined by
-/// no op), and the loop's depth.
+/// no op), the loop's depth, and whether the counter is a carried value
+/// (the loop's iter_args bind its start) rather than an induction variable.
 struct Restart {
   Operation *loop = nullptr;
   Operation *start = nullptr;
   int64_t depth = 0;
+  bool carried = false;
 };
 
 std::optional<Restart> restartOf(BlockArgument arg, unsigned hops = 0) {
@@ -185,7 +188,7 @@ std::optional<Restart> restartOf(BlockArgument arg, unsigned hops = 0) {
   }
   if (!loopFree(value->init))
     return std::nullopt;
-  return Restart{loop, value->init.getDefiningOp(), loopDepth(loop)};
+  return Restart{loop, value->init.getDefiningOp(), loopDepth(loop), true};
 }
 
 struct Access {
@@ -274,11 +277,19 @@ void checksync::checkRingCounters(FunctionOpInterface fn, SPMDModel &model,
   }
   for (Operation *loop : loops) {
     auto [restarted, carriedOn] = found[loop];
-    Operation *start = restarted->restart.start;
+    // The restart's place: the op that makes the fresh start inside the
+    // enclosing loop; else, for a carried value started from a value of
+    // outside it (a constant), the restarted loop, whose iter_args bind the
+    // start at each entry (CUTLASS's epilogue load state `iter_args(%n =
+    // %c0)` per tile); else (an induction variable) the access.
+    const Restart &restart = restarted->restart;
+    Operation *start = restart.start;
     bool atStart = start && loopDepth(start) > 0 &&
-                   restarted->restart.loop->getParentRegion()->isAncestor(
+                   restart.loop->getParentRegion()->isAncestor(
                        start->getParentRegion());
-    Operation *at = atStart ? start : restarted->op;
+    Operation *at = atStart          ? start
+                    : restart.carried ? restart.loop
+                                      : restarted->op;
     out.report(at, Severity::Warning, kRingCounterSlot)
         << "ring counter restarted in every trip of an enclosing loop: this "
            "side of a ring of "
@@ -291,7 +302,7 @@ void checksync::checkRingCounters(FunctionOpInterface fn, SPMDModel &model,
         << " the two sides address different stages and phases (a wait "
            "returns at once for a stale phase, or waits for one that never "
            "comes)";
-    if (atStart)
+    if (at != restarted->op)
       out.note(at, kRingCounterSlot, restarted->op->getLoc(),
                "the access whose counter restarts");
     out.note(at, kRingCounterSlot, carriedOn->op->getLoc(),

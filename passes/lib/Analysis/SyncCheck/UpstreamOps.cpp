@@ -395,13 +395,18 @@ bool checksync::isLocalSharedStore(Operation *op) {
 }
 
 namespace {
-/// The address operand of an llvm.load or llvm.store, and whether it
-/// stores.
+/// The address operand of an llvm.load, llvm.store or atomic
+/// read-modify-write (llvm.atomicrmw, llvm.cmpxchg: CUDA's atomicAdd /
+/// atomicCAS), and whether it writes.
 std::optional<std::pair<Value, bool>> accessedAddress(Operation *op) {
   if (auto store = dyn_cast<LLVM::StoreOp>(op))
     return std::make_pair(store.getAddr(), true);
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
     return std::make_pair(load.getAddr(), false);
+  if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+    return std::make_pair(rmw.getPtr(), true);
+  if (auto cas = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+    return std::make_pair(cas.getPtr(), true);
   return std::nullopt;
 }
 
@@ -410,6 +415,13 @@ unsigned addressSpaceOf(Value ptr) {
   return type ? type.getAddressSpace() : ~0u;
 }
 } // namespace
+
+bool checksync::isRemoteMemoryAccess(Operation *op) {
+  auto access = accessedAddress(op);
+  return access && addressSpaceOf(access->first) ==
+                       static_cast<unsigned>(
+                           NVVM::NVVMMemorySpace::SharedCluster);
+}
 
 std::optional<ClusterAccess> checksync::clusterAccessOf(Operation *op) {
   auto access = accessedAddress(op);

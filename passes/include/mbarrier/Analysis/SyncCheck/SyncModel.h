@@ -215,10 +215,6 @@ bool isRemoteBarrierUse(Operation *op);
 /// The same, unless the model proves the target to be the executing CTA
 /// itself (SPMDModel::targetsOwnCTA): then it is a local use.
 bool isRemoteUse(SPMDModel &model, Operation *op);
-/// Whether `op` accesses another CTA's shared memory through a
-/// `.shared::cluster` pointer (ptr<7>): loads and stores.
-bool isRemoteMemoryAccess(Operation *op);
-
 /// Whether `op` is an scf.for with constant bounds that runs at least once.
 bool runsAtLeastOnce(Operation *op);
 
@@ -256,6 +252,21 @@ void checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
 void checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                         Reporter &out);
 void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
+/// Class 2's phases (ExitPhases.cpp): a remote arrival whose target CTA's
+/// own waits on the barrier, in some counted instance of the protocol model,
+/// require fewer phases than the arrivals on it complete, so that the
+/// target may exit before it: the target, the instance (`sample`, where
+/// the parameters are sampled) and the phases required and completed.
+struct ArrivalPastLastWait {
+  int64_t target = 0;
+  bool sampled = false;
+  int64_t sample = 0;
+  int64_t required = 0, phases = 0;
+};
+/// Per such arrival op, the first instance that has it; none where the
+/// protocol model is not built.
+std::optional<llvm::DenseMap<Operation *, ArrivalPastLastWait>>
+remoteArrivalsPastLastWait(FunctionOpInterface fn, SPMDModel &model);
 /// Class 5: two accesses of a ring whose counters restart at different loop
 /// depths (CheckRingCounters.cpp).
 void checkRingCounters(FunctionOpInterface fn, SPMDModel &model,

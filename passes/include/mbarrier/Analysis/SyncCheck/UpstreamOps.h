@@ -163,8 +163,13 @@ std::optional<BulkLoad> bulkLoadOf(Operation *op);
 /// llvm.store through a pointer of the shared address space.
 bool isLocalSharedStore(Operation *op);
 
-/// A load or store of another CTA's shared memory through a
-/// `.shared::cluster` address made by `nvvm.mapa` (through GEPs and
+/// Whether `op` accesses another CTA's shared memory through a
+/// `.shared::cluster` pointer (ptr<7>): loads, stores and atomic
+/// read-modify-writes (llvm.atomicrmw, llvm.cmpxchg).
+bool isRemoteMemoryAccess(Operation *op);
+
+/// A load, store or atomic (a store here) of another CTA's shared memory
+/// through a `.shared::cluster` address made by `nvvm.mapa` (through GEPs and
 /// address-space casts): the rank it maps to and the local address it maps.
 struct ClusterAccess {
   Value rank, localAddress;
