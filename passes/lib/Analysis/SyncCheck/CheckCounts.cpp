@@ -1,4 +1,4 @@
-//===- CheckCounts.cpp - arrivals, parity, tx bytes (classes 3, 4, 5, 6) --===//
+//===- CheckCounts.cpp - arrivals against the init count (classes 3, 4) ---===//
 //
 // Counting, per barrier and per *context* (the innermost loop around an op,
 // or the function): the arrivals one execution of an op makes on the
@@ -13,18 +13,19 @@
 // predicate and target rank evaluates.
 //
 // - class 3: one op that arrives more times than the init count on one
-//   CTA's barrier (error); a loop trip whose arrivals are not a multiple of
-//   the count, above it (warning).
+//   CTA's barrier (an error where a wait observes the phases it completes
+//   early in every launch: CountsInstances.cpp; else a warning); a loop
+//   trip whose arrivals are not a multiple of the count, above it
+//   (warning).
 // - class 4: straight-line code whose arrivals on a CTA's barrier, over the
 //   whole kernel, are fewer than the count while that CTA waits for the
 //   first phase (error); a loop trip below the count (warning).
 // - class 5 (parities and phases across trips): CheckPhases.cpp.
-// - class 6: expected transaction bytes different from the bytes of the
-//   bulk copies that complete on the barrier in the same context (error).
+// - class 6 (expected transaction bytes against the copies'):
+//   CheckExpectTx.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
-#include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"

@@ -1,4 +1,4 @@
-//===- CountsInstances.cpp - whether a count mismatch is seen in every launch -===//
+//===- CountsInstances.cpp - is a count mismatch seen in every launch ---===//
 //
 // The counting (CheckCounts.cpp, CheckExpectTx.cpp) finds an op that brings
 // more arrivals than a barrier's count, or bytes that differ from the
