@@ -331,16 +331,18 @@ void Counter::checkBytesPerStep() {
     more.append(fewer);
     for (const Event *e : more) {
       Severity severity = bytesSeverity({e}, e->key);
-      out.report(e->op, severity, kExpectTxSlot)
-          << "expects " << *constantAmount(*e)
-          << " transaction bytes on the barrier, but the bulk copies of its "
-             "step (its block) bring "
-          << brought.lookup(e) << " bytes, and every phase of the barrier is "
-          << "one such step (one arrive_expect_tx, the only arrival its count "
-             "of 1 takes, and the copies issued with it): "
-          << (fewer.empty() ? "the phase never completes"
-                            : "the phase can complete before all the data "
-                              "has landed");
+      Reporter::Message message = out.report(e->op, severity, kExpectTxSlot);
+      message << "expects " << *constantAmount(*e)
+              << " transaction bytes on the barrier, but the bulk copies of "
+                 "its step (its block) bring "
+              << brought.lookup(e)
+              << " bytes, and every phase of the barrier is one such step "
+                 "(one arrive_expect_tx, the only arrival its count of 1 "
+                 "takes, and the copies issued with it): ";
+      if (fewer.empty())
+        message << "the phase never completes";
+      else
+        message << "the phase can complete before all the data has landed";
     }
   }
 }
