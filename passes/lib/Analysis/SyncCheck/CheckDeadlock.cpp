@@ -384,7 +384,8 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
     bool ended = llvm::all_of(arrivers.set_bits(),
                               [&](unsigned u) { return run.done[u]; });
     bool same = !ended && arrivers == waiting;
-    Reporter::Message message = out.report(init->second, severity, kDeadlockSlot);
+    Reporter::Message message =
+        out.report(init->second, severity, kDeadlockSlot);
     message << "deadlock: initialized with arrival count " << count
             << ", but a phase of the barrier gets " << got << " arrival(s): "
             << run.traces.model.describe(arrivers);

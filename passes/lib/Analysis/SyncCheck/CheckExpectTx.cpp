@@ -272,8 +272,8 @@ void Counter::checkBytesPerStep() {
     auto oneContext = [&](const Event *e) {
       return e->context == expects.front()->context;
     };
-    if (landing.empty() ||
-        (llvm::all_of(expects, oneContext) && llvm::all_of(landing, oneContext)))
+    if (landing.empty() || (llvm::all_of(expects, oneContext) &&
+                            llvm::all_of(landing, oneContext)))
       continue;
     initCount(expects.front()->key); // fills initsByRoot
     auto inits = initsByRoot.lookup(root);

@@ -35,8 +35,9 @@ SmallVector<const ProtocolInstance *> counted(const ProtocolModel &protocol) {
   SmallVector<const ProtocolInstance *> result;
   if (!protocol.ok())
     return result;
-  bool anyFull = llvm::any_of(protocol.instances(),
-                              [](const ProtocolInstance &in) { return in.full(); });
+  bool anyFull =
+      llvm::any_of(protocol.instances(),
+                   [](const ProtocolInstance &in) { return in.full(); });
   for (const ProtocolInstance &in : protocol.instances())
     if (!anyFull || in.full())
       result.push_back(&in);
