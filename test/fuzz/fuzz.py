@@ -45,6 +45,10 @@ KNOWN_UPSTREAM = {
         "scf.index_switch's verifier puts its case values in a DenseSet and asserts on "
         "case 9223372036854775807 (INT64_MAX, the set's empty key), in the stock "
         "mlir-opt too with no mbarrier op",
+    "mlir::scf::IndexSwitchOp::parse":
+        "scf.index_switch's parser, when a case region fails to parse (an invalid type), "
+        "destroys a region whose op is used before its definition outside it: LLVM ERROR "
+        "'operation destroyed but still has uses', in func/arith/scf alone too",
     "OperationParser::resolveSSAUse":
         "MLIR's parser asserts in resolveSSAUse (under scf::ForOp::parse, a mutated scf.for "
         "operand list) before any of our code runs (RELIABILITY.md, run 16)",

@@ -145,7 +145,9 @@ gpu.module @round_robin_consumer_warps {
 
 // Buggy twin: every consumer warp works on the same stage in the same
 // trip, and all four lane-0 threads release it: 4 arrivals per phase on a
-// count-1 barrier.
+// count-1 barrier. A warning: the producer waits on a stage for the phase
+// the extra releases complete early only from its third lap on (%rounds >
+// 16); a launch of fewer rounds is right.
 gpu.module @every_warp_on_one_stage {
   gpu.func @k(%rounds: index) kernel attributes {known_block_size = array<i32: 160, 1, 1>} {
     %c0 = arith.constant 0 : index
@@ -186,7 +188,7 @@ gpu.module @every_warp_on_one_stage {
         %r1 = arith.remui %round, %c2 : index
         %phase = arith.index_cast %r1 : index to i32
         mbarrier.wait %full[%s], %phase : !mbarrier.group<8>
-        // expected-error @+1 {{arrives 4 times on a barrier initialized with arrival count 1}}
+        // expected-warning @+1 {{arrives 4 times on a barrier initialized with arrival count 1}}
         mbarrier.arrive %empty[%s] if %lane0 : !mbarrier.group<8>
       }
     }

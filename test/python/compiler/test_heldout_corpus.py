@@ -95,10 +95,6 @@ CORPORA = {
                 "five cp.async batches on four buffers (cuda-samples#263): batch i + 4 fills the buffer k-tile i reads: silent",
             "pallas_mgpu_attention.bug-no-balancing-schedule-barrier":
                 "a count-2 rendezvous barrier used n + 1 times by one warpgroup, n by the other: the last wait hangs, silent",
-            "gluon_persistent_tma.bug-expect-too-many-bytes":
-                "expect-tx 12288 against 8192 copied bytes on a barrier whose other expect-tx sites are right: silent",
-            "ptx_isa_bulk_per_warp.bug-init-count-threads":
-                "count 128, 4 arrivals per phase (every launch hangs): a warning off the marked lines, where an error is due",
         },
         known_false_alarms={
         },

@@ -1,4 +1,4 @@
-//===- CheckCounts.cpp - arrivals, parity, tx bytes (classes 3, 4, 5, 6) --===//
+//===- CheckCounts.cpp - arrivals against the init count (classes 3, 4) ---===//
 //
 // Counting, per barrier and per *context* (the innermost loop around an op,
 // or the function): the arrivals one execution of an op makes on the
@@ -13,18 +13,19 @@
 // predicate and target rank evaluates.
 //
 // - class 3: one op that arrives more times than the init count on one
-//   CTA's barrier (error); a loop trip whose arrivals are not a multiple of
-//   the count, above it (warning).
+//   CTA's barrier (an error where a wait observes the phases it completes
+//   early in every launch: CountsInstances.cpp; else a warning); a loop
+//   trip whose arrivals are not a multiple of the count, above it
+//   (warning).
 // - class 4: straight-line code whose arrivals on a CTA's barrier, over the
 //   whole kernel, are fewer than the count while that CTA waits for the
 //   first phase (error); a loop trip below the count (warning).
 // - class 5 (parities and phases across trips): CheckPhases.cpp.
-// - class 6: expected transaction bytes different from the bytes of the
-//   bulk copies that complete on the barrier in the same context (error).
+// - class 6 (expected transaction bytes against the copies'):
+//   CheckExpectTx.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
-#include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -196,12 +197,9 @@ static std::optional<int64_t> amountAt(const Event &e, SPMDModel &model,
   return *a;
 }
 
-/// Calls `fn(bit, point, amount)` for each point of `set` where `e` runs,
-/// with what one execution brings there; false where a predicate or an
-/// amount does not evaluate, or where `fn` returns false.
-static bool
-forEachActing(const Event &e, const llvm::BitVector &set, SPMDModel &model,
-              llvm::function_ref<bool(unsigned, Point, int64_t)> fn) {
+bool counting::forEachActing(
+    const Event &e, const llvm::BitVector &set, SPMDModel &model,
+    llvm::function_ref<bool(unsigned, Point, int64_t)> fn) {
   for (unsigned b : set.set_bits()) {
     Point p = model.point(b);
     std::optional<bool> runs = runsAt(e, model, p);
@@ -393,6 +391,9 @@ void Counter::checkArrivals() {
     int64_t ranks = model.ranks();
     PerRank total(ranks, 0);
     bool reportedOne = false; // an op above the count on its own
+    // Every launch runs at least two trips: an scf.for of constant bounds.
+    bool everyLaunchTwoTrips = isForLoop(ctx) && !atMostOneTrip(ctx) &&
+                               constantTrips(ctx).has_value();
     for (const Event *e : group) {
       std::optional<PerRank> amounts = perRank(*e);
       if (!amounts)
@@ -405,8 +406,19 @@ void Counter::checkArrivals() {
           std::string where = model.clusterDeclared()
                                   ? " of CTA " + std::to_string(r)
                                   : std::string();
-          out.report(e->op, waited(key.root) ? Severity::Error
-                                             : Severity::Warning, kOverArrivalSlot)
+          // An error where a wait observes the phases it completes early
+          // in every launch (CountsInstances.cpp): where no stage is ever
+          // refilled, say, nothing waits for them, and the launch is right.
+          // Also a loop of constant trips (two or more) that waits on the
+          // barrier once per trip: the second trip's wait is for a phase the
+          // first trip's extra arrivals complete (the protocol model stops
+          // at 64 trips).
+          bool observed =
+              waited(key.root) &&
+              ((everyLaunchTwoTrips && waitsPerTrip(key, ctx, r) == 1) ||
+               overArrivalObservedEvery(protocolModel(), e->op));
+          out.report(e->op, observed ? Severity::Error : Severity::Warning,
+                     kOverArrivalSlot)
               << "arrives " << (*amounts)[r] << " times on a barrier" << where
               << " initialized with arrival count " << *count
               << ": the threads that execute it complete the phase and "
@@ -474,9 +486,7 @@ void Counter::checkArrivals() {
     // slot): the trip's sum adds nothing to it.
     if (reportedOne)
       return;
-    // Every launch runs at least two trips: an scf.for of constant bounds.
-    bool every = isForLoop(ctx) && !atMostOneTrip(ctx) &&
-                 constantTrips(ctx).has_value();
+    bool every = everyLaunchTwoTrips;
     for (int64_t r = 0; r < ranks; ++r) {
       if (total[r] == 0 || !waitsIn(r, true, false))
         continue;
@@ -571,7 +581,6 @@ void Counter::checkNetZeroArrivals() {
   for (const Event &e : arrivals)
     if (e.constAmount == 0 && !llvm::is_contained(roots, e.key.root))
       roots.push_back(e.key.root);
-  std::optional<ProtocolModel> protocol;
   for (Value root : roots) {
     if (!root || !closedWorldOnce(root))
       continue;
@@ -593,15 +602,14 @@ void Counter::checkNetZeroArrivals() {
       continue;
     // Who waits for phase 0: in every instance of the protocol model (each
     // sampled trip count), or only in some.
-    if (!protocol)
-      protocol.emplace(fn, model);
-    if (!protocol->ok())
+    const ProtocolModel &protocol = protocolModel();
+    if (!protocol.ok())
       return;
-    bool anyFull = llvm::any_of(protocol->instances(),
+    bool anyFull = llvm::any_of(protocol.instances(),
                                 [](const ProtocolInstance &in) { return in.full(); });
     Operation *waitOp = nullptr;
     bool every = true;
-    for (const ProtocolInstance &in : protocol->instances()) {
+    for (const ProtocolInstance &in : protocol.instances()) {
       if (anyFull && !in.full())
         continue;
       Operation *here = nullptr;
@@ -634,149 +642,13 @@ void Counter::checkNetZeroArrivals() {
   }
 }
 
-void Counter::checkBytes() {
-  // Only barriers whose transaction bytes all come and go in one context.
-  forEachBarrier(bytes, [&](Operation *ctx, ArrayRef<const Event *> group) {
-    const BarrierKey &key = group.front()->key;
-    if (llvm::is_contained(openTx, key.root) || !closedWorld(key.root))
-      return;
-    auto other = [&](const Event &e) {
-      return e.key.root == key.root && e.context != ctx;
-    };
-    if (llvm::any_of(bytes, other) || llvm::any_of(copies, other))
-      return;
-    SmallVector<const Event *> landing;
-    for (const Event &c : copies) {
-      if (c.key.root != key.root)
-        continue;
-      if (!c.key.sameAs(key)) {
-        if (!c.key.differentFrom(key))
-          return; // may alias
-        continue;
-      }
-      landing.push_back(&c);
-    }
-    int64_t ranks = model.ranks();
-    PerRank expected(ranks, 0), brought(ranks, 0);
-    for (const Event *e : group) {
-      std::optional<PerRank> amounts = perRank(*e);
-      if (!amounts)
-        return checkBytesPerThread(group, landing);
-      for (int64_t r = 0; r < ranks; ++r)
-        expected[r] += (*amounts)[r];
-    }
-    for (const Event *c : landing) {
-      std::optional<PerRank> amounts = perRank(*c);
-      if (!amounts)
-        return;
-      for (int64_t r = 0; r < ranks; ++r)
-        brought[r] += (*amounts)[r];
-    }
-    for (int64_t r = 0; r < ranks; ++r) {
-      if (expected[r] == brought[r])
-        continue;
-      Severity severity = waited(key.root) ? Severity::Error : Severity::Warning;
-      std::string where = model.clusterDeclared()
-                              ? " of CTA " + std::to_string(r)
-                              : std::string();
-      if (expected[r] > brought[r])
-        out.report(group.front()->op, severity, kExpectTxSlot)
-            << "expects " << expected[r] << " transaction bytes on the barrier"
-            << where << ", but the bulk copies that complete on it bring "
-            << brought[r] << " bytes: the phase never completes";
-      else
-        out.report(group.front()->op, severity, kExpectTxSlot)
-            << "expects " << expected[r] << " transaction bytes on the barrier"
-            << where << ", but the bulk copies that complete on it bring "
-            << brought[r]
-            << " bytes: the phase can complete before all the data has landed";
-      return;
-    }
-  });
-}
-
-/// An amount per point of `e`'s executing set (where its `if %pred`
-/// holds), for an op on its own CTA's barrier; none where one does not
-/// evaluate.
-static std::optional<llvm::DenseMap<unsigned, int64_t>>
-perPoint(const Event &e, SPMDModel &model) {
-  const ExecSet &set = model.execSet(e.op);
-  if (!set || !e.local || e.mask || e.rank)
-    return std::nullopt;
-  llvm::DenseMap<unsigned, int64_t> result;
-  if (!forEachActing(e, *set, model, [&](unsigned b, Point, int64_t amount) {
-        result[b] += amount;
-        return true;
-      }))
-    return std::nullopt;
-  return result;
-}
-
-void Counter::checkBytesPerThread(ArrayRef<const Event *> group,
-                                  ArrayRef<const Event *> landing) {
-  // A barrier index that differs between the threads (a stage per warp:
-  // DeepEP's lane 0 of each warp on its own ring): where each thread
-  // expects bytes and copies onto the barrier of the same index value
-  // (the same SSA index, in the same trip), and every thread's expected
-  // bytes exceed (or fall short of) its copies', every barrier it reaches
-  // does the same.
-  const BarrierKey &key = group.front()->key;
-  if (key.constIndex || landing.empty())
-    return;
-  llvm::DenseMap<unsigned, int64_t> expected, brought;
-  auto add = [&](ArrayRef<const Event *> events,
-                 llvm::DenseMap<unsigned, int64_t> &into) {
-    for (const Event *e : events) {
-      if (e->key.index != key.index)
-        return false;
-      std::optional<llvm::DenseMap<unsigned, int64_t>> amounts =
-          perPoint(*e, model);
-      if (!amounts)
-        return false;
-      for (auto [b, a] : *amounts)
-        into[b] += a;
-    }
-    return true;
-  };
-  if (!add(group, expected) || !add(landing, brought) || expected.empty())
-    return;
-  int64_t more = 0, fewer = 0;
-  std::optional<int64_t> shownExpected, shownBrought;
-  for (auto [b, a] : expected) {
-    int64_t c = brought.lookup(b);
-    more += a > c;
-    fewer += a < c;
-    if (!shownExpected) {
-      shownExpected = a;
-      shownBrought = c;
-    }
-  }
-  for (auto [b, c] : brought)
-    if (!expected.count(b))
-      return; // copies by threads that expect nothing: not paired
-  if (more && !fewer && more == static_cast<int64_t>(expected.size()))
-    out.report(group.front()->op,
-               waited(key.root) ? Severity::Error : Severity::Warning, kExpectTxSlot)
-        << "expects " << *shownExpected
-        << " transaction bytes on the barrier each of its threads addresses, "
-           "but the bulk copies that complete on it bring "
-        << *shownBrought << " bytes: the phase never completes";
-  else if (fewer && !more && fewer == static_cast<int64_t>(expected.size()))
-    out.report(group.front()->op,
-               waited(key.root) ? Severity::Error : Severity::Warning, kExpectTxSlot)
-        << "expects " << *shownExpected
-        << " transaction bytes on the barrier each of its threads addresses, "
-           "but the bulk copies that complete on it bring "
-        << *shownBrought
-        << " bytes: the phase can complete before all the data has landed";
-}
-
 void Counter::run() {
   collect();
   if (model.countable()) {
     checkArrivals();
     checkNetZeroArrivals();
     checkBytes();
+    checkBytesPerStep();
   }
   checkParity();
   checkParityAfterLoop();

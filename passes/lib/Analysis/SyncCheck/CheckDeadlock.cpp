@@ -266,12 +266,15 @@ std::string describeEventBarrier(const BarrierRun &run, const BarrierEvent &e) {
 /// has (an arrive under `lane == 0` on a barrier that counts threads): with
 /// every lane of those warps arriving there, the phase would get exactly
 /// its count. Reported at that arrival (the elected arrival is the bug);
-/// whether it made the report.
+/// whether it made the report. Not where that arrival posts transaction
+/// bytes (an arrive_expect_tx by the lane that issues its warp's copy, the
+/// PTX ISA's one arrival per warp): the count of threads is the likelier
+/// bug there, and `postsBytes` says so (reportShortPhase reports the init).
 bool reportPartialArrival(const BarrierRun &run, const BarrierEvent &blocked,
                           int64_t count, int64_t got,
                           const llvm::BitVector &arrivers,
                           const llvm::BitVector &waiting, Severity severity,
-                          Reporter &out) {
+                          Reporter &out, bool &postsBytes) {
   // Each arriving warp's one arrival of the phase: its last arrival on the
   // barrier before where it stands.
   int64_t whole = got;
@@ -297,6 +300,9 @@ bool reportPartialArrival(const BarrierRun &run, const BarrierEvent &blocked,
     whole += threads - mine->amount;
   }
   if (!partial || whole != count)
+    return false;
+  postsBytes = isa<ArriveExpectTxOp>(partial);
+  if (postsBytes)
     return false;
   out.report(partial, severity, kDeadlockSlot)
       << "deadlock: a phase of this barrier (initialized with arrival count "
@@ -359,24 +365,49 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
       if (!run.done[u] && !run.traces.traces[u].empty() &&
           run.blockedAt(u).op == e.op)
         waiting.set(u);
+    // One bug, one diagnostic: an error here covers the class 4 warning
+    // of a loop trip short of the count on the barrier's arrivals.
+    auto dropUnderArrival = [&] {
+      if (severity != Severity::Error)
+        return;
+      for (const std::vector<BarrierEvent> &trace : run.traces.traces)
+        for (const BarrierEvent &other : trace)
+          if (other.kind == BarrierEvent::Arrive && other.key == e.key)
+            out.clear(other.op, kUnderArrivalSlot);
+    };
+    bool postsBytes = false;
     if (reportPartialArrival(run, e, count, got, arrivers, waiting, severity,
-                             out))
+                             out, postsBytes)) {
+      dropUnderArrival();
       return true;
+    }
     bool ended = llvm::all_of(arrivers.set_bits(),
                               [&](unsigned u) { return run.done[u]; });
-    out.report(init->second, severity, kDeadlockSlot)
-        << "deadlock: initialized with arrival count " << count
-        << ", but a phase of the barrier gets " << got << " arrival(s): "
-        << run.traces.model.describe(arrivers)
-        << (ended ? " arrive on it once each and end, while " : "")
-        << (ended ? "" : " arrive on it once each and then wait for ")
-        << run.traces.model.describe(waiting) << (ended ? " wait" : "")
-        << (ended ? "" : ", which wait") << " on it for the phase to complete (the count is more "
-           "than the arrivals of a phase)";
+    bool same = !ended && arrivers == waiting;
+    Reporter::Message message =
+        out.report(init->second, severity, kDeadlockSlot);
+    message << "deadlock: initialized with arrival count " << count
+            << ", but a phase of the barrier gets " << got << " arrival(s): "
+            << run.traces.model.describe(arrivers);
+    if (same)
+      message << " arrive on it once each and then wait on it";
+    else
+      message << (ended ? " arrive on it once each and end, while " : "")
+              << (ended ? "" : " arrive on it once each and then wait for ")
+              << run.traces.model.describe(waiting) << (ended ? " wait" : "")
+              << (ended ? "" : ", which wait") << " on it";
+    message << " for the phase to complete (the count is more than the "
+               "arrivals of a phase)";
+    if (postsBytes)
+      message << "; each arrival is an arrive_expect_tx by the lane that "
+                 "posts its warp's copy bytes, one per warp, where the count "
+                 "is one per lane of those warps (a count of the warps was "
+                 "meant)";
     out.note(init->second, kDeadlockSlot, e.op->getLoc(),
              "the wait that never completes");
     out.note(init->second, kDeadlockSlot, arrive->op->getLoc(),
              "an arrival on the barrier");
+    dropUnderArrival();
     return true;
   }
   return false;
@@ -564,7 +595,10 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
   // that never completes a phase, a first wait without the phase offset) is
   // that error's consequence: the wait-for graph is read only where no
   // other class has certainly failed the function, so one bug is one error.
-  if (out.hasError())
+  // The run takes each barrier's count as right: more arrivals than the
+  // count (class 3, a warning too) drift its phases from the protocol's, and
+  // a blocked run there says nothing the count's report does not.
+  if (out.hasError() || out.hasReport(kOverArrivalSlot))
     return;
   ProtocolModel protocol(fn, model);
   if (protocol.overBudget())

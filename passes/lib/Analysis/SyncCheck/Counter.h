@@ -8,6 +8,7 @@
 #ifndef MBARRIER_ANALYSIS_SYNCCHECK_COUNTER_H
 #define MBARRIER_ANALYSIS_SYNCCHECK_COUNTER_H
 
+#include "mbarrier/Analysis/SyncCheck/ProtocolModel.h"
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
 
 #include <map>
@@ -20,8 +21,6 @@ using PerRank = SmallVector<int64_t>;
 /// The innermost loop around `op` inside `fn`, or `fn`.
 Operation *contextOf(Operation *op, Operation *fn);
 
-/// The bulk copy ops whose `mbar` operand the counting understands, with
-/// their byte count and multicast mask.
 /// The bulk copy ops whose `mbar` operand the counting understands, with
 /// their byte count and multicast mask.
 struct Copy {
@@ -77,6 +76,21 @@ private:
   void checkBytes();
   void checkBytesPerThread(ArrayRef<const Event *> group,
                            ArrayRef<const Event *> landing);
+  void checkBytesPerStep();
+  /// The severity of a byte-count mismatch of `group` on `key`'s barrier
+  /// (of CTA `rank`, -1: any): an error where a wait on it follows in every
+  /// instance of the protocol model that an error speaks for, or, where the
+  /// model is not built, in straight-line code on a barrier that completes
+  /// one phase at most (CheckExpectTx.cpp).
+  Reporter::Severity bytesSeverity(ArrayRef<const Event *> group,
+                                   const BarrierKey &key, int64_t rank = -1);
+  bool firstPhaseWaitedOnce(const BarrierKey &key, int64_t rank);
+  /// The protocol model of the function, built on first use.
+  const ProtocolModel &protocolModel() {
+    if (!protocol)
+      protocol.emplace(fn, model);
+    return *protocol;
+  }
   void checkRunAhead();
   void checkParityAfterLoop();
   void checkStartupDeadlock();
@@ -100,6 +114,7 @@ private:
   // Groups whose barriers something unknown may arrive on or complete tx on.
   SmallVector<Value> openGroups, openTx;
   std::map<std::pair<Operation *, bool>, std::optional<PerRank>> perRankMemo;
+  std::optional<ProtocolModel> protocol;
   llvm::DenseMap<Value, bool> closedMemo;
   llvm::DenseMap<Value, SmallVector<std::pair<InitOp, BarrierKey>>> initsByRoot;
   bool closedWorldOnce(Value root) {
@@ -146,6 +161,28 @@ void forEachBarrier(ArrayRef<Event> events, Fn fn) {
 bool atMostOneTrip(Operation *loop);
 /// The trips of an scf.for with constant bounds and a positive step.
 std::optional<int64_t> constantTrips(Operation *loop);
+
+/// Calls `fn(bit, point, amount)` for each point of `set` where `e` runs,
+/// with what one execution brings there; false where a predicate or an
+/// amount does not evaluate, or where `fn` returns false.
+bool forEachActing(const Event &e, const llvm::BitVector &set,
+                   SPMDModel &model,
+                   llvm::function_ref<bool(unsigned, Point, int64_t)> fn);
+
+/// Whether, in every instance of the protocol model that an error speaks
+/// for, a wait observes the phases that `arrive` (an op one execution of
+/// which brings more arrivals than the count) completes early
+/// (CountsInstances.cpp). False where the model is not built.
+bool overArrivalObservedEvery(const ProtocolModel &protocol,
+                              Operation *arrive);
+/// Whether, in every such instance, a wait that `mayWaitOn` is for the
+/// phase of the first arrival that `bringsBytes` on its barrier or a later
+/// one (where the bytes come by arrivals, `byArrivals`, and they are made
+/// in that instance), or is made at all (where they do not: expect_tx).
+bool waitedEvery(const ProtocolModel &protocol,
+                 llvm::function_ref<bool(Operation *)> bringsBytes,
+                 bool byArrivals,
+                 llvm::function_ref<bool(Operation *)> mayWaitOn);
 
 } // namespace mlir::mbarrier::checksync::counting
 

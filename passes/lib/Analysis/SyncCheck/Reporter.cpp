@@ -41,6 +41,13 @@ bool Reporter::hasError() const {
   return false;
 }
 
+bool Reporter::hasReport(ReportSlot slot) const {
+  for (const auto &entry : entries)
+    if (entry.first.second == static_cast<unsigned>(slot))
+      return true;
+  return false;
+}
+
 bool Reporter::emit(bool strict) {
   // The report kept per (location, slot): the first of the most severe. An
   // unknown location stands for its op alone.

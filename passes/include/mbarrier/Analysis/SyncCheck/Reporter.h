@@ -129,6 +129,8 @@ public:
   void clear(Operation *op, ReportSlot slot = kDefaultSlot);
   /// Whether an error is reported (of this function: one Reporter each).
   bool hasError() const;
+  /// Whether a report of `slot` is kept, of either severity.
+  bool hasReport(ReportSlot slot) const;
   /// Emits every report (`strict`: warnings as errors); returns whether any
   /// is an error.
   bool emit(bool strict = false);
