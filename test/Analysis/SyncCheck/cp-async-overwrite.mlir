@@ -508,3 +508,49 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The plain missing __syncthreads(): each thread copies its chunk, waits for
+// its own group and reads the chunk of a thread of the next warp. On every
+// launch: an error, at the wait. The same read of a chunk of the own warp
+// stays silent (__syncwarp and lockstep are not followed).
+gpu.module @m {
+  llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<2048 x i8>
+  gpu.func @wait_without_barrier(%a: !llvm.ptr<1>, %out: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i1 = arith.constant 1 : i32
+    %i16 = arith.constant 16 : i32
+    %i32 = arith.constant 32 : i32
+    %i127 = arith.constant 127 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+    %mine = arith.muli %tid, %i16 : i32
+    %t1 = arith.addi %tid, %i32 : i32
+    %t2 = arith.andi %t1, %i127 : i32
+    %theirs = arith.muli %t2, %i16 : i32
+    %dst = llvm.getelementptr %buf[%mine] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %src = llvm.getelementptr %a[%mine] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+    // expected-note @+1 {{the cp.async copy the wait completes}}
+    nvvm.cp.async.shared.global %dst, %src, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+    nvvm.cp.async.commit.group
+    // expected-error @+1 {{completes the cp.async-group of a copy that thread 0 reads, but no CTA barrier follows before the read}}
+    nvvm.cp.async.wait.group 0
+    %rp = llvm.getelementptr %buf[%theirs] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    // expected-note @+1 {{the read of its destination}}
+    %x = llvm.load %rp : !llvm.ptr<3> -> f32
+    %i31 = arith.constant 31 : i32
+    %lane = arith.andi %tid, %i31 : i32
+    %wbase = arith.subi %tid, %lane : i32
+    %l1 = arith.addi %lane, %i1 : i32
+    %l2 = arith.andi %l1, %i31 : i32
+    %n2 = arith.addi %wbase, %l2 : i32
+    %near = arith.muli %n2, %i16 : i32
+    %np = llvm.getelementptr %buf[%near] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %y = llvm.load %np : !llvm.ptr<3> -> f32
+    %s = arith.addf %x, %y : f32
+    %o = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %s, %o : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}
