@@ -554,3 +554,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The plain missing-barrier shape with the __syncthreads() written as inline
+// PTX: the model does not see the barrier, so the pair of two warps is left
+// to the rule of one warp (the reader's CTA barrier). Silent.
+gpu.module @m {
+  llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<2048 x i8>
+  gpu.func @asm_barrier(%a: !llvm.ptr<1>, %out: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %i16 = arith.constant 16 : i32
+    %i32 = arith.constant 32 : i32
+    %i127 = arith.constant 127 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+    %mine = arith.muli %tid, %i16 : i32
+    %t1 = arith.addi %tid, %i32 : i32
+    %t2 = arith.andi %t1, %i127 : i32
+    %theirs = arith.muli %t2, %i16 : i32
+    %dst = llvm.getelementptr %buf[%mine] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %src = llvm.getelementptr %a[%mine] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+    nvvm.cp.async.shared.global %dst, %src, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+    nvvm.cp.async.commit.group
+    nvvm.cp.async.wait.group 0
+    llvm.inline_asm has_side_effects "bar.sync 0;", "~{memory}" : () -> ()
+    %rp = llvm.getelementptr %buf[%theirs] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %x = llvm.load %rp : !llvm.ptr<3> -> f32
+    %o = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+    llvm.store %x, %o : f32, !llvm.ptr<1>
+    gpu.return
+  }
+}

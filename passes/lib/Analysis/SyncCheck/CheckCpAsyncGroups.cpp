@@ -34,6 +34,9 @@
 //     the read); and both B's last wait before the read and A's last wait
 //     before the copy are a CTA-wide barrier or none (an mbarrier or a named
 //     barrier of some warps may order them: the order is not followed).
+//     Where the function holds inline PTX other than a cluster barrier (a
+//     bar.sync or mbarrier wait written as asm, which the model does not
+//     see), such pairs take the one-warp rule.
 // Copies handed to an mbarrier (a cp.async.mbarrier.arrive after them) are
 // the mbarrier's (classes 3, 4), and never reported here.
 //
@@ -102,8 +105,11 @@ struct Race {
 
 class InstanceQuery {
 public:
-  InstanceQuery(const ProtocolModel &protocol, const ProtocolInstance &in)
-      : protocol(protocol), in(in) {}
+  /// `acrossWarps`: whether the rule for threads of another warp applies
+  /// (else such pairs take the one-warp rule).
+  InstanceQuery(const ProtocolModel &protocol, const ProtocolInstance &in,
+                bool acrossWarps)
+      : protocol(protocol), in(in), acrossWarps(acrossWarps) {}
 
   /// Calls `found` for the first race of each read op.
   void run(llvm::function_ref<void(const Race &)> found) {
@@ -330,8 +336,8 @@ private:
             if (theirs.size() >= passage->second)
               limit = theirs[passage->second - 1];
           }
-          if (c.warp == w) {
-            if (c.lane == l)
+          if (c.warp == w || !acrossWarps) {
+            if (c.warp == w && c.lane == l)
               limit = pos;
             if (limit != kPending && c.pos < limit &&
                 (c.done == kPending || c.done > limit))
@@ -374,6 +380,7 @@ private:
 
   const ProtocolModel &protocol;
   const ProtocolInstance &in;
+  bool acrossWarps;
   std::vector<CopyRecord> records;
   std::map<BucketKey, SmallVector<size_t, 2>> byBucket;
   std::map<std::pair<int64_t, int64_t>, SmallVector<size_t>> passages;
@@ -549,6 +556,15 @@ void checksync::checkCpAsyncGroups(FunctionOpInterface fn, SPMDModel &model,
   ProtocolModel protocol(fn, model, /*cpAsync=*/true);
   if (!protocol.ok())
     return;
+  // Inline PTX that is not a modelled event (a bar.sync or an mbarrier wait
+  // written as asm) may order what the model sees unordered: pairs of two
+  // warps then take the one-warp rule (the reader's CTA barrier only).
+  bool opaqueSync = fn->walk([](Operation *op) {
+                          return !inlinePTX(op).empty() && !isClusterArrive(op) &&
+                                         !isClusterWait(op)
+                                     ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+                        }).wasInterrupted();
   // The instances a report speaks for: those whose loops bounded by a
   // parameter run at least one trip (all, where none does).
   bool anyFull = llvm::any_of(protocol.instances(),
@@ -557,7 +573,7 @@ void checksync::checkCpAsyncGroups(FunctionOpInterface fn, SPMDModel &model,
   for (const ProtocolInstance &in : protocol.instances()) {
     if (anyFull && !in.full())
       continue;
-    InstanceQuery query(protocol, in);
+    InstanceQuery query(protocol, in, !opaqueSync);
     query.run([&](const Race &race) {
       report(query, race, severity, protocol, out);
     });
