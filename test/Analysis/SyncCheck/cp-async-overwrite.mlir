@@ -586,3 +586,122 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A cp.async producer warp and a consumer warp handing one buffer over with
+// named barriers of the whole CTA (the producer bar.arrive's `full` after
+// its wait_group and bar.sync's `empty` before refilling; the consumer
+// bar.sync's `full` and bar.arrive's `empty`): a thread's m-th arrival
+// orders what it did before with what the others do after their m-th
+// wait. Silent.
+gpu.module @m {
+  mbarrier.named_barrier @full id 1
+  mbarrier.named_barrier @empty id 2
+  llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<512 x i8>
+  gpu.func @named_producer_consumer(%a: !llvm.ptr<1>, %out: !llvm.ptr<1>, %n: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i16 = arith.constant 16 : i32
+    %i32 = arith.constant 32 : i32
+    %i512 = arith.constant 512 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %warp = arith.divui %tid, %i32 : i32
+    %lane = arith.remui %tid, %i32 : i32
+    %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+    %mine = arith.muli %lane, %i16 : i32
+    %p = llvm.getelementptr %buf[%mine] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %is_producer = arith.cmpi eq, %warp, %i0 : i32
+    scf.if %is_producer {
+      scf.for %k = %i0 to %n step %i1 : i32 {
+        %later = arith.cmpi sgt, %k, %i0 : i32
+        scf.if %later {
+          mbarrier.bar_sync @empty threads 64
+        }
+        %go0 = arith.muli %k, %i512 : i32
+        %go = arith.addi %go0, %mine : i32
+        %g = llvm.getelementptr %a[%go] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+        nvvm.cp.async.shared.global %p, %g, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+        nvvm.cp.async.commit.group
+        nvvm.cp.async.wait.group 0
+        mbarrier.bar_arrive @full threads 64
+      }
+    } else {
+      %zero = arith.constant 0.0 : f32
+      %acc = scf.for %k = %i0 to %n step %i1 iter_args(%s = %zero) -> (f32) : i32 {
+        mbarrier.bar_sync @full threads 64
+        %x = llvm.load %p : !llvm.ptr<3> -> f32
+        %s1 = arith.addf %s, %x : f32
+        %k1 = arith.addi %k, %i1 : i32
+        %more = arith.cmpi slt, %k1, %n : i32
+        scf.if %more {
+          mbarrier.bar_arrive @empty threads 64
+        }
+        scf.yield %s1 : f32
+      }
+      %o = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+      llvm.store %acc, %o : f32, !llvm.ptr<1>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same with the producer's bar.arrive on `full` before its
+// cp.async.wait_group: the consumer may read the buffer while the copy still
+// writes it. A warning (the trip count is a parameter), at the read.
+gpu.module @m {
+  mbarrier.named_barrier @full id 1
+  mbarrier.named_barrier @empty id 2
+  llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<512 x i8>
+  gpu.func @named_arrive_before_wait(%a: !llvm.ptr<1>, %out: !llvm.ptr<1>, %n: i32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i16 = arith.constant 16 : i32
+    %i32 = arith.constant 32 : i32
+    %i512 = arith.constant 512 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %warp = arith.divui %tid, %i32 : i32
+    %lane = arith.remui %tid, %i32 : i32
+    %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+    %mine = arith.muli %lane, %i16 : i32
+    %p = llvm.getelementptr %buf[%mine] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %is_producer = arith.cmpi eq, %warp, %i0 : i32
+    scf.if %is_producer {
+      scf.for %k = %i0 to %n step %i1 : i32 {
+        %later = arith.cmpi sgt, %k, %i0 : i32
+        scf.if %later {
+          mbarrier.bar_sync @empty threads 64
+        }
+        %go0 = arith.muli %k, %i512 : i32
+        %go = arith.addi %go0, %mine : i32
+        %g = llvm.getelementptr %a[%go] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+        // expected-note @+1 {{the cp.async copy whose group is pending}}
+        nvvm.cp.async.shared.global %p, %g, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+        nvvm.cp.async.commit.group
+        mbarrier.bar_arrive @full threads 64
+        nvvm.cp.async.wait.group 0
+      }
+    } else {
+      %zero = arith.constant 0.0 : f32
+      %acc = scf.for %k = %i0 to %n step %i1 iter_args(%s = %zero) -> (f32) : i32 {
+        mbarrier.bar_sync @full threads 64
+        // expected-warning @+1 {{reads shared memory that a cp.async copy (by thread 0) may still be writing on some launches: no cp.async.wait_group of the copying thread completes the copy's group before the CTA barrier that orders the read}}
+        %x = llvm.load %p : !llvm.ptr<3> -> f32
+        %s1 = arith.addf %s, %x : f32
+        %k1 = arith.addi %k, %i1 : i32
+        %more = arith.cmpi slt, %k1, %n : i32
+        scf.if %more {
+          mbarrier.bar_arrive @empty threads 64
+        }
+        scf.yield %s1 : f32
+      }
+      %o = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+      llvm.store %acc, %o : f32, !llvm.ptr<1>
+    }
+    gpu.return
+  }
+}

@@ -18,20 +18,22 @@
 // copies (each lane's destination bytes), commits, waits, reads of shared
 // memory and the synchronization events. Per thread, groups are numbered in
 // commit order and a wait N completes every group below (committed - N).
-// CTA-wide barriers (bar.sync of every thread of the CTA) pair their
-// passages by ordinal: events of thread A before its m-th passage happen
-// before events of thread B after B's m-th. A read by thread B of bytes
-// that a copy of thread A writes is a race when
+// CTA-wide named barriers (of every thread of the CTA: bar.sync, which
+// arrives and waits, or bar.arrive) pair arrivals and waits by ordinal:
+// what thread A does before its m-th arrival happens before what thread B
+// does after its m-th wait. A read by thread B of bytes that a copy of
+// thread A writes is a race when
 //   - A is B: the copy was issued before the read and has not completed by
 //     it;
 //   - A is another thread of B's warp: B's last wait before the read is the
-//     k-th passage of a CTA-wide barrier, the copy was issued before A's
-//     k-th passage and had not completed by it;
-//   - A is a thread of another warp: for every CTA-wide barrier, with r the
-//     passages B made before the read and a those A made before the copy,
-//     neither a > r (the read, then a barrier, then the copy) nor the copy
-//     completed before A's r-th passage (the copy, its wait, a barrier, then
-//     the read); and both B's last wait before the read and A's last wait
+//     k-th wait on a CTA-wide barrier, the copy was issued before A's k-th
+//     arrival there and had not completed by it;
+//   - A is a thread of another warp: for every CTA-wide barrier, neither
+//     does A wait there before the copy more often than B arrives there
+//     before the read (the read, then a barrier, then the copy), nor does
+//     the copy complete before A's m-th arrival for an m below B's waits
+//     there before the read (the copy, its wait, a barrier, then the read);
+//     and both B's last wait before the read and A's last wait
 //     before the copy are a CTA-wide barrier or none (an mbarrier or a named
 //     barrier of some warps may order them: the order is not followed).
 //     Where the function holds inline PTX other than a cluster barrier (a
@@ -171,7 +173,7 @@ public:
       const AsyncCopyEvent &e = trace[pos];
       if (e.kind == AsyncCopyEvent::WaitGroup && ((e.lanes >> c.lane) & 1))
         return true;
-      if (e.kind == AsyncCopyEvent::Sync && ctaWideWait(c.warp, pos))
+      if (e.kind == AsyncCopyEvent::Sync && ctaWideArrive(c.warp, pos))
         return false;
     }
     return true;
@@ -181,8 +183,8 @@ public:
 
 private:
   /// Each lane's groups: the copies' groups and completions; the positions
-  /// of each warp's CTA-wide barriers, per barrier key in order, and of
-  /// each of its waits.
+  /// of each warp's arrivals at and waits on CTA-wide barriers, per barrier
+  /// key in order, and of each of its waits.
   void simulate() {
     for (int64_t w = 0; w < protocol.numWarps(); ++w) {
       const std::vector<AsyncCopyEvent> &trace = in.copies[w];
@@ -193,11 +195,11 @@ private:
         const AsyncCopyEvent &e = trace[pos];
         if (e.kind == AsyncCopyEvent::Sync) {
           const SyncEvent &s = in.traces[w][e.n];
-          if (s.kind != SyncEvent::Wait)
-            continue;
-          waits[w].push_back(pos);
+          bool wait = s.kind == SyncEvent::Wait;
+          if (wait)
+            waits[w].push_back(pos);
           if (ctaWide(s)) {
-            passages[{w, s.key}].push_back(pos);
+            (wait ? passages : arrivals)[{w, s.key}].push_back(pos);
             ctaKeys.insert(s.key);
           }
           continue;
@@ -235,7 +237,10 @@ private:
     }
   }
 
-  /// bar.sync of every thread of the CTA (count-less, or the CTA's count).
+  /// A named barrier of every thread of the CTA (count-less, or the CTA's
+  /// count): bar.sync (an arrival, then a wait) or bar.arrive. Its m-th
+  /// phase takes each warp's m-th arrival: what a thread does before its
+  /// m-th arrival happens before what another does after its m-th wait.
   bool ctaWide(const SyncEvent &s) const {
     return s.named() && !s.cluster() &&
            (s.count == 0 || s.count == protocol.threadsInCTA());
@@ -243,6 +248,10 @@ private:
   bool ctaWideWait(int64_t w, size_t pos) const {
     const SyncEvent &s = in.traces[w][in.copies[w][pos].n];
     return s.kind == SyncEvent::Wait && ctaWide(s);
+  }
+  bool ctaWideArrive(int64_t w, size_t pos) const {
+    const SyncEvent &s = in.traces[w][in.copies[w][pos].n];
+    return s.kind == SyncEvent::Arrive && ctaWide(s);
   }
 
   /// The position of the warp's last wait before `pos`, if any.
@@ -262,10 +271,14 @@ private:
     return !last || ctaWideWait(w, *last);
   }
 
-  /// The warp's passages of CTA-wide barrier `key` (empty: none).
+  /// The warp's waits on (passages) and arrivals at CTA-wide barrier `key`.
   ArrayRef<size_t> passagesOf(int64_t w, int64_t key) const {
     auto it = passages.find({w, key});
     return it == passages.end() ? ArrayRef<size_t>() : ArrayRef(it->second);
+  }
+  ArrayRef<size_t> arrivalsOf(int64_t w, int64_t key) const {
+    auto it = arrivals.find({w, key});
+    return it == arrivals.end() ? ArrayRef<size_t>() : ArrayRef(it->second);
   }
   static size_t countBefore(ArrayRef<size_t> positions, size_t pos) {
     return llvm::lower_bound(positions, pos) - positions.begin();
@@ -275,13 +288,18 @@ private:
   /// read at `pos` of warp `w`, in either direction.
   bool ordered(const CopyRecord &c, int64_t w, size_t pos) const {
     for (int64_t key : ctaKeys) {
-      ArrayRef<size_t> mine = passagesOf(w, key), theirs = passagesOf(c.warp, key);
-      size_t r = countBefore(mine, pos), a = countBefore(theirs, c.pos);
-      if (a > r)
-        return true; // the read, then the r-th passage, then the copy
-      if (r >= 1 && theirs.size() >= r && c.done != kPending &&
-          c.done < theirs[r - 1])
-        return true; // the copy completed before the writer's (r-1)-th
+      // The read, then the reader's q-th arrival, then the writer's q-th
+      // wait (or a later one), then the copy.
+      size_t q = countBefore(arrivalsOf(w, key), pos);
+      if (countBefore(passagesOf(c.warp, key), c.pos) > q)
+        return true;
+      // The copy completes, then the writer's m-th arrival, then the
+      // reader's m-th wait (m < r), then the read.
+      size_t r = countBefore(passagesOf(w, key), pos);
+      ArrayRef<size_t> theirs = arrivalsOf(c.warp, key);
+      size_t m = std::min<size_t>(r, theirs.size());
+      if (m >= 1 && c.done != kPending && c.done < theirs[m - 1])
+        return true;
     }
     return false;
   }
@@ -329,10 +347,10 @@ private:
           const CopyRecord &c = records[r];
           if (c.handed || !overlaps(c, first, end))
             continue;
-          // The writer's passage the copy had to complete by.
+          // The writer's arrival the copy had to complete by.
           size_t limit = kPending;
           if (passage) {
-            ArrayRef<size_t> theirs = passagesOf(c.warp, passage->first);
+            ArrayRef<size_t> theirs = arrivalsOf(c.warp, passage->first);
             if (theirs.size() >= passage->second)
               limit = theirs[passage->second - 1];
           }
@@ -360,12 +378,12 @@ private:
 
   /// The older copy of the racing copy's lane into the read's bytes that
   /// the barrier before the read published (completed before the writer's
-  /// passage `r - 1`, and not before passage `r - 2`): the data the read
+  /// arrival `r - 1`, and not before arrival `r - 2`): the data the read
   /// consumes, which the racing copy overwrites.
   void consumedBy(Race &race, ArrayRef<size_t> candidates, int64_t key,
                   size_t r, int64_t first, int64_t end) const {
     const CopyRecord &c = *race.copy;
-    ArrayRef<size_t> theirs = passagesOf(c.warp, key);
+    ArrayRef<size_t> theirs = arrivalsOf(c.warp, key);
     size_t previous = r >= 2 ? theirs[r - 2] : 0;
     for (size_t k : candidates) {
       const CopyRecord &o = records[k];
@@ -375,7 +393,8 @@ private:
         continue;
       race.consumed = &o;
     }
-    race.sameEpoch = countBefore(theirs, c.pos) == r;
+    race.sameEpoch = countBefore(passagesOf(c.warp, key), c.pos) ==
+                     countBefore(arrivalsOf(race.warp, key), race.pos);
   }
 
   const ProtocolModel &protocol;
@@ -383,7 +402,7 @@ private:
   bool acrossWarps;
   std::vector<CopyRecord> records;
   std::map<BucketKey, SmallVector<size_t, 2>> byBucket;
-  std::map<std::pair<int64_t, int64_t>, SmallVector<size_t>> passages;
+  std::map<std::pair<int64_t, int64_t>, SmallVector<size_t>> passages, arrivals;
   std::map<int64_t, SmallVector<size_t>> waits;
   std::map<std::pair<int64_t, unsigned>, SmallVector<size_t>> laneWaits;
   std::set<int64_t> ctaKeys;
