@@ -705,3 +705,61 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An order through a third warp: warp 0 copies, bar.arrive's `ready` (the
+// whole CTA's count), completes its copy and arrives on an mbarrier; warp 1
+// waits on that mbarrier before its bar.sync on `ready`; warp 2 bar.sync's
+// `ready` and reads the copy. The CTA barrier alone does not order the copy
+// before the read; the mbarrier through warp 1 does, and the query does not
+// follow such chains: after the writer's completion an arrival on anything
+// but a CTA-wide barrier keeps the pair silent.
+gpu.module @m {
+  mbarrier.named_barrier @ready id 1
+  llvm.mlir.global internal @buf() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<512 x i8>
+  gpu.func @order_through_a_third_warp(%a: !llvm.ptr<1>, %out: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i2 = arith.constant 2 : i32
+    %i16 = arith.constant 16 : i32
+    %i32 = arith.constant 32 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %warp = arith.divui %tid, %i32 : i32
+    %lane = arith.remui %tid, %i32 : i32
+    %is_tid0 = arith.cmpi eq, %tid, %i0 : i32
+    %done = mbarrier.alloc : !mbarrier.group<1>
+    scf.if %is_tid0 {
+      mbarrier.init %done[%c0], %i32 : !mbarrier.group<1>
+    }
+    mbarrier.fence_init
+    gpu.barrier
+    %buf = llvm.mlir.addressof @buf : !llvm.ptr<3>
+    %mine = arith.muli %lane, %i16 : i32
+    %p = llvm.getelementptr %buf[%mine] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %is_writer = arith.cmpi eq, %warp, %i0 : i32
+    %is_relay = arith.cmpi eq, %warp, %i1 : i32
+    %is_reader = arith.cmpi eq, %warp, %i2 : i32
+    scf.if %is_writer {
+      %g = llvm.getelementptr %a[%mine] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+      nvvm.cp.async.shared.global %p, %g, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+      nvvm.cp.async.commit.group
+      mbarrier.bar_arrive @ready threads 96
+      nvvm.cp.async.wait.group 0
+      mbarrier.arrive %done[%c0] : !mbarrier.group<1>
+    }
+    scf.if %is_relay {
+      mbarrier.wait %done[%c0], %i0 : !mbarrier.group<1>
+      mbarrier.bar_sync @ready threads 96
+    }
+    scf.if %is_reader {
+      mbarrier.bar_sync @ready threads 96
+      %x = llvm.load %p : !llvm.ptr<3> -> f32
+      %o = llvm.getelementptr %out[%tid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+      llvm.store %x, %o : f32, !llvm.ptr<1>
+    }
+    gpu.return
+  }
+}

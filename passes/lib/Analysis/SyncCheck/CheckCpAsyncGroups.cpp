@@ -34,8 +34,10 @@
 //     the copy complete before A's m-th arrival for an m below B's waits
 //     there before the read (the copy, its wait, a barrier, then the read);
 //     and both B's last wait before the read and A's last wait
-//     before the copy are a CTA-wide barrier or none (an mbarrier or a named
-//     barrier of some warps may order them: the order is not followed).
+//     before the copy are a CTA-wide barrier or none, and neither B after
+//     the read nor A after the copy's completion arrives on anything else
+//     (an mbarrier or a named barrier of some warps may order them, also
+//     through a third thread: the order is not followed).
 //     Where the function holds inline PTX other than a cluster barrier (a
 //     bar.sync or mbarrier wait written as asm, which the model does not
 //     see), such pairs take the one-warp rule.
@@ -201,6 +203,8 @@ private:
           if (ctaWide(s)) {
             (wait ? passages : arrivals)[{w, s.key}].push_back(pos);
             ctaKeys.insert(s.key);
+          } else if (!wait) {
+            lastOtherArrival[w] = pos;
           }
           continue;
         }
@@ -263,6 +267,13 @@ private:
     if (next == it->second.begin())
       return std::nullopt;
     return *std::prev(next);
+  }
+  /// Whether the warp arrives on an mbarrier or a named barrier of some
+  /// warps after `pos` (the start of an order through another thread that
+  /// the query does not follow).
+  bool otherArrivalAfter(int64_t w, size_t pos) const {
+    auto it = lastOtherArrival.find(w);
+    return it != lastOtherArrival.end() && it->second > pos;
   }
   /// Whether the warp's last wait before `pos` is a CTA-wide barrier or
   /// there is none (no other synchronization may order what follows).
@@ -363,6 +374,8 @@ private:
             continue;
           }
           if (!readerFree || !onlyCTABarriersBefore(c.warp, c.pos) ||
+              otherArrivalAfter(w, pos) ||
+              (c.done != kPending && otherArrivalAfter(c.warp, c.done)) ||
               ordered(c, w, pos))
             continue;
           Race race{&c, w, l, pos, limit};
@@ -404,6 +417,7 @@ private:
   std::map<BucketKey, SmallVector<size_t, 2>> byBucket;
   std::map<std::pair<int64_t, int64_t>, SmallVector<size_t>> passages, arrivals;
   std::map<int64_t, SmallVector<size_t>> waits;
+  std::map<int64_t, size_t> lastOtherArrival;
   std::map<std::pair<int64_t, unsigned>, SmallVector<size_t>> laneWaits;
   std::set<int64_t> ctaKeys;
 };
