@@ -75,8 +75,6 @@ CORPORA = {
                 "output stage released to the consumers before the TMA store's wait_group.read: silent",
             "cutlass_epi_store_pipeline.bug-no-fence-view-async-shared":
                 "generic-proxy smem writes read by a TMA store with no fence.proxy.async: silent",
-            "cutlass_sm80_multistage.bug-gmem-wait-without-syncthreads":
-                "cp.async.wait_group without the __syncthreads, then a read of another warp's copied row: silent",
             "cutlass_ws_lagging_release.bug-k-pipe-mmas-2":
                 "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
         },
@@ -87,12 +85,8 @@ CORPORA = {
     "heldout3": dict(
         at_least=15,
         known_misses={
-            "fa2_fwd_cpasync.bug-k-copy-before-syncthreads":
-                "each thread's cp.async into sK issued before the CTA barrier that ends the other warps' reads of it: silent",
             "fa3_tile_count_smem.bug-full-count-mma-only":
                 "bar.sync 128 and bar.arrive 160 on one named barrier (the producer warp left out of the count): silent",
-            "cuda_samples_async_copy.bug-five-batches-in-flight":
-                "five cp.async batches on four buffers (cuda-samples#263): batch i + 4 fills the buffer k-tile i reads: silent",
             "pallas_mgpu_attention.bug-no-balancing-schedule-barrier":
                 "a count-2 rendezvous barrier used n + 1 times by one warpgroup, n by the other: the last wait hangs, silent",
         },

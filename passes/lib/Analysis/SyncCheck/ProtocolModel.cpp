@@ -28,6 +28,11 @@ constexpr int64_t kSamples[] = {1,   2,   3,   4,   5,   6,    7,    8,   16,
                                 32,  64,  96,  128, 192, 256,  384,  512,
                                 768, 1024, 1536, 2048, 4096, 8192};
 constexpr size_t kMaxInstances = 4;
+/// The cp.async query's instances: a ring of S stages first reuses a
+/// stage at trip S + 1, so its trip counts are sampled up to
+/// kMaxSampledTrips (instances past kMaxInstances that run over the work
+/// budget are dropped, the first ones kept).
+constexpr size_t kMaxCpAsyncInstances = 8;
 } // namespace
 
 ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
@@ -72,6 +77,8 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
       for (int64_t t : instance.trips) llvm::dbgs() << " " << t;
       llvm::dbgs() << "\n";
     });
+    if (builder.overBudget && cpAsync && all.size() >= kMaxInstances)
+      break;
     if (builder.overBudget) {
       budgetExceeded = true;
       all.clear();
@@ -86,7 +93,8 @@ ProtocolModel::ProtocolModel(FunctionOpInterface fn, SPMDModel &model,
       all.push_back(std::move(instance));
     // Without parameters every sample is the same instance; past the
     // sampled trips the larger samples take more.
-    if (!builder.usedParameters || all.size() >= kMaxInstances ||
+    if (!builder.usedParameters ||
+        all.size() >= (cpAsync ? kMaxCpAsyncInstances : kMaxInstances) ||
         (outcome == Outcome::Skip && !instance.trips.empty() &&
          llvm::any_of(instance.trips,
                       [](int64_t t) { return t > kMaxSampledTrips; })))

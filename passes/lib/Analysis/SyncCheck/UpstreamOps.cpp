@@ -250,6 +250,12 @@ bool checksync::isLoop(Operation *op) {
 }
 
 bool checksync::isForLoop(Operation *op) { return isa<scf::ForOp>(op); }
+Operation *checksync::inductionLoopOf(Value v) {
+  auto loop = dyn_cast_or_null<scf::ForOp>(v.getParentRegion()
+                                               ? v.getParentRegion()->getParentOp()
+                                               : nullptr);
+  return loop && v == loop.getInductionVar() ? loop.getOperation() : nullptr;
+}
 bool checksync::isWhileLoop(Operation *op) { return isa<scf::WhileOp>(op); }
 Value checksync::spinLoopExitValue(Operation *op) {
   auto loop = dyn_cast<scf::WhileOp>(op);

@@ -44,6 +44,8 @@ enum ReportSlot : unsigned {
   kGridRankSlot = 160,         // class 16
   kWgmmaReleaseSlot = 170,     // class 17
   kCpAsyncGroupSlot = 180,     // class 18, a read before its cp.async group completes
+  kCpAsyncOverwriteSlot = 181, // class 18, a copy into bytes another thread still reads
+  kCpAsyncBarrierSlot = 182,   // class 18, a wait_group with no CTA barrier before the read
   kProxyFenceSlot = 190,       // class 19
   kRemoteRewriteSlot = 200,    // class 20
   kSequenceGroupSlot = 53,     // class 5, an ordered-sequence group no thread starts
@@ -84,6 +86,8 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kGridRankSlot,
     kWgmmaReleaseSlot,
     kCpAsyncGroupSlot,
+    kCpAsyncOverwriteSlot,
+    kCpAsyncBarrierSlot,
     kProxyFenceSlot,
     kRemoteRewriteSlot,
     kSequenceGroupSlot,

@@ -117,6 +117,8 @@ bool isStore(Operation *op);
 bool isLoop(Operation *op);
 /// `scf.for`.
 bool isForLoop(Operation *op);
+/// The `scf.for` whose induction variable `v` is, or null.
+Operation *inductionLoopOf(Value v);
 /// `scf.while`.
 bool isWhileLoop(Operation *op);
 /// A spin loop `scf.while` with no loop-carried values and no results,
