@@ -471,6 +471,69 @@ void reportUnstartedPhase(const BarrierRun &run, int64_t w, Severity severity,
          "the arriving threads carry theirs)";
 }
 
+/// The warps of a stuck run blocked on an mbarrier phase that has some of
+/// its arrivals and not its count, which no warp can still arrive on: every
+/// other warp whose later events arrive on the barrier waits on it too (for
+/// the same phase), the others have ended. The run is one launch's schedule
+/// in which the phase never completes: the arrivals of a rendezvous that do
+/// not pair up (a warp group that performs one more arrive + wait on a
+/// barrier of count 2 than the other: Pallas's schedule_barrier).
+SmallVector<int64_t> abandonedPhaseWaits(const BarrierRun &run) {
+  SmallVector<int64_t> warps;
+  for (int64_t w = 0; w < run.traces.numWarps; ++w) {
+    if (run.done[w] || run.traces.traces[w].empty())
+      continue;
+    const BarrierEvent &e = run.blockedAt(w);
+    if (e.named() || e.kind != BarrierEvent::Wait)
+      continue;
+    auto pending = run.pending.find(e.key);
+    auto count = run.traces.initCounts.find(e.key);
+    if (pending == run.pending.end() || count == run.traces.initCounts.end() ||
+        pending->second <= 0 || pending->second >= count->second ||
+        run.arriversOn(e.key, w).any())
+      continue;
+    warps.push_back(w);
+  }
+  return warps;
+}
+
+/// Reports the wait of `w`, blocked on an abandoned phase
+/// (abandonedPhaseWaits), with each arriving warp's arrivals on the barrier
+/// over the run.
+void reportAbandonedPhase(const BarrierRun &run, int64_t w, Severity severity,
+                          Reporter &out) {
+  const BarrierEvent &e = run.blockedAt(w);
+  int64_t count = run.traces.initCounts.at(e.key);
+  std::map<int64_t, llvm::BitVector> byArrivals; // arrivals -> warps
+  for (int64_t u = 0; u < run.traces.numWarps; ++u) {
+    int64_t n = 0;
+    for (const BarrierEvent &other : run.traces.traces[u])
+      if (other.kind == BarrierEvent::Arrive && other.key == e.key)
+        n += other.amount;
+    if (!n)
+      continue;
+    auto &warps = byArrivals[n];
+    if (warps.empty())
+      warps.resize(run.traces.numWarps);
+    warps.set(u);
+  }
+  Reporter::Message message = out.report(e.op, severity, kDeadlockSlot);
+  message << "deadlock: " << run.traces.model.describe(run.blockedAtOp(e.op))
+          << " wait here for a phase of an mbarrier of arrival count "
+          << count << " that gets " << count - run.pending.at(e.key)
+          << " arrival(s), and no warp can still arrive on it (the others "
+             "that arrive on it have ended or wait on it too): in a sampled "
+             "launch,";
+  const char *sep = " ";
+  for (auto &[n, warps] : byArrivals) {
+    message << sep << run.traces.model.describe(warps) << " arrive(s) on it "
+            << n << " time(s)";
+    sep = ", ";
+  }
+  message << " (the arrivals of a rendezvous do not pair up: an arrival "
+             "left out, or one too many)";
+}
+
 /// The report of a stuck run; whether it made one.
 bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
   int64_t n = run.traces.numWarps;
@@ -633,6 +696,47 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     if (keys.size() == 1 && !namedBlocked &&
         reportShortPhase(*stuck, severity, out))
       return;
+    // A wait on a started phase that no warp can still arrive on, at the
+    // same op in both schedules of an instance: an error where every
+    // counted instance has it, else a warning.
+    auto sameInBoth = [&](auto waits, size_t i,
+                          llvm::SmallPtrSetImpl<Operation *> &ops) {
+      llvm::SmallPtrSet<Operation *, 4> descending;
+      for (int64_t u : waits(*runs[i + 1]))
+        descending.insert(runs[i + 1]->blockedAt(u).op);
+      for (int64_t u : waits(*runs[i]))
+        if (descending.contains(runs[i]->blockedAt(u).op))
+          ops.insert(runs[i]->blockedAt(u).op);
+    };
+    {
+      llvm::DenseMap<Operation *, int64_t> abandoned;
+      int64_t counted = 0;
+      const BarrierRun *first = nullptr;
+      for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+        if (anyFull && !runs[i]->traces.instance.full())
+          continue;
+        ++counted;
+        llvm::SmallPtrSet<Operation *, 4> ops;
+        sameInBoth(abandonedPhaseWaits, i, ops);
+        for (Operation *op : ops)
+          ++abandoned[op];
+        if (!ops.empty() && !first)
+          first = runs[i].get();
+      }
+      if (first) {
+        for (int64_t u : abandonedPhaseWaits(*first)) {
+          Operation *op = first->blockedAt(u).op;
+          if (!abandoned.count(op))
+            continue;
+          reportAbandonedPhase(*first, u,
+                               abandoned.lookup(op) == counted
+                                   ? Severity::Error
+                                   : Severity::Warning,
+                               out);
+          return;
+        }
+      }
+    }
     // A wait for a phase that no arrival starts, at the same op in both
     // schedules of an instance (a warp that only lags a whole phase behind
     // in one schedule, such as a producer warp that waits and never

@@ -133,18 +133,25 @@ struct NamedBarrierUse {
   llvm::BitVector warps;
 };
 
+/// Which executing sets namedBarrierUsesOf reads.
+enum class UseSets {
+  Exact,   // SPMDModel::execSet
+  Entered, // enteredExecSet: the warps that execute each op at least once
+  May,     // mayExecSet: a trip count loaded from memory, for warnings
+};
+
 /// The uses of CTA `rank`, or none where some op's points, id or count are
 /// unknown (or differ within a warp).
-/// With `may`, an op's points are those that may execute it
-/// (SPMDModel::mayExecSet: a trip count loaded from memory), for warnings.
 std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operation *> ops,
                                        SPMDModel &model, int64_t rank,
-                                       bool may = false) {
+                                       UseSets sets = UseSets::Exact) {
   int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
   SmallVector<NamedBarrierUse> uses;
   for (Operation *op : ops) {
     bool waits = namedBarrierOpOf(op)->waits;
-    const ExecSet &points = may ? model.mayExecSet(op) : model.execSet(op);
+    const ExecSet &points = sets == UseSets::May       ? model.mayExecSet(op)
+                            : sets == UseSets::Entered ? model.enteredExecSet(op)
+                                                       : model.execSet(op);
     if (!points)
       return std::nullopt;
     // (key, count) -> warps
@@ -317,6 +324,63 @@ static void reportUnbalancedSyncs(ArrayRef<NamedBarrierUse> uses,
   }
 }
 
+/// Class 11, one rendezvous with two counts: on `key`, where every op has a
+/// count, some ops count T threads, 32 times every warp that uses the id,
+/// and the warps of those ops bring fewer than T, so that their arrivals
+/// complete a phase only with threads of the other warps, which use the id
+/// with other counts only: every phase that they complete takes arrivals
+/// of two thread counts (the PTX ISA has bar.sync and bar.arrive share a
+/// barrier "using the same barrier name and thread count"), and one of the
+/// other count completes without them (FA3's TileCountSmemFull synced with
+/// NumMmaThreads where the producer warp arrives with NumThreads). An error
+/// at the ops of the other counts; the ops it reported.
+static llvm::SmallPtrSet<Operation *, 4>
+reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
+                  const llvm::BitVector &every, SPMDModel &model,
+                  int64_t rank, Reporter &out) {
+  llvm::SmallPtrSet<Operation *, 4> reported;
+  int64_t whole = static_cast<int64_t>(every.count()) * kWarpSize;
+  llvm::BitVector wholeWarps(every.size());
+  const NamedBarrierUse *wholeUse = nullptr;
+  for (const NamedBarrierUse &u : uses) {
+    if (u.key != key)
+      continue;
+    if (u.count == 0)
+      return reported;
+    if (u.count == whole) {
+      wholeWarps |= u.warps;
+      wholeUse = wholeUse ? wholeUse : &u;
+    }
+  }
+  // A partial last warp brings fewer than 32 threads: not counted here.
+  int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
+  if (!wholeUse || wholeWarps == every ||
+      (model.threads() % kWarpSize && every.test(numWarps - 1)))
+    return reported;
+  for (const NamedBarrierUse &u : uses) {
+    if (u.key != key || u.count == whole || u.warps.anyCommon(wholeWarps))
+      continue;
+    reported.insert(u.op);
+    out.report(u.op, Severity::Error, kMixedCountsSlot)
+        << (u.waits ? "syncs on" : "arrives on") << " named barrier "
+        << describeNamedBarrier(u.op, key) << " for " << u.count
+        << " threads (" << describeWarps(u.warps) << "), but "
+        << describeWarps(wholeWarps)
+        << (model.ranks() > 1 ? " of CTA " + std::to_string(rank) : "")
+        << (wholeWarps.count() == 1 ? " uses" : " use") << " the id with "
+        << whole
+        << " threads, every warp that uses it: their arrivals complete a "
+           "phase only with threads of the other warps, which use the id "
+           "with other counts, so every phase of theirs mixes two thread "
+           "counts on one barrier (bar.sync and bar.arrive share a barrier "
+           "only with the same thread count), and a phase of "
+        << u.count << " completes without " << describeWarps(wholeWarps);
+    out.note(u.op, kMixedCountsSlot, wholeUse->op->getLoc(),
+             "a use of the id with " + std::to_string(whole) + " threads");
+  }
+  return reported;
+}
+
 void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                                    Reporter &out) {
   if (!model.countable())
@@ -331,12 +395,21 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
   if (ops.empty() || opaque)
     return;
   for (int64_t rank = 0; rank < model.ranks(); ++rank) {
-    std::optional<SmallVector<NamedBarrierUse>> uses = namedBarrierUsesOf(ops, model, rank);
+    std::optional<SmallVector<NamedBarrierUse>> uses =
+        namedBarrierUsesOf(ops, model, rank);
+    // Where threads run different trips of a loop whose first trip they
+    // all run (a persistent tile loop), the warps that execute each op at
+    // least once: every rule but the balance of syncs per trip holds.
+    bool entered = false;
+    if (!uses) {
+      uses = namedBarrierUsesOf(ops, model, rank, UseSets::Entered);
+      entered = static_cast<bool>(uses);
+    }
     if (!uses) {
       // Only the warning of class 14 holds on the points that may execute
       // the ops (a trip count loaded from memory).
       if (std::optional<SmallVector<NamedBarrierUse>> may =
-              namedBarrierUsesOf(ops, model, rank, /*may=*/true))
+              namedBarrierUsesOf(ops, model, rank, UseSets::May))
         reportSameCountRoles(*may, out);
       return;
     }
@@ -374,6 +447,11 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
         arrivesOutsideLoops[use.key] += use.warps.count() * kWarpSize;
     }
     int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
+    llvm::SmallPtrSet<Operation *, 4> mixed;
+    for (auto &[key, warps] : everyWarp)
+      for (Operation *op : reportMixedCounts(*uses, key, warps, model, rank,
+                                             out))
+        mixed.insert(op);
     for (const NamedBarrierUse &use : *uses) {
       int64_t arriving = arrivals[use.key];
       if (use.count == 0) {
@@ -406,6 +484,8 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       }
       // Another count on the same id by a group that shares no warp.
       for (const NamedBarrierUse &other : *uses) {
+        if (mixed.contains(use.op))
+          break;
         if (&other == &use)
           break;
         if (other.key != use.key || other.count == use.count ||
@@ -426,7 +506,8 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       }
     }
     for (auto &[key, warps] : everyWarp)
-      reportUnbalancedSyncs(*uses, key, warps, fn.getOperation(), model, rank,
+      if (!entered)
+        reportUnbalancedSyncs(*uses, key, warps, fn.getOperation(), model, rank,
                             out);
   }
 }
