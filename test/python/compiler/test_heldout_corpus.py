@@ -82,16 +82,12 @@ CORPORA = {
         known_misses={
             "fa2_fwd_cpasync.bug-k-copy-before-syncthreads":
                 "each thread's cp.async into sK issued before the CTA barrier that ends the other warps' reads of it: silent",
-            "fa3_tile_count_smem.bug-full-count-mma-only":
-                "bar.sync 128 and bar.arrive 160 on one named barrier (the producer warp left out of the count): silent",
             "tk_h100_attn_fwd.bug-compute-done-parity-ahead":
                 "producer's compute_done wait at parity one lap ahead (passes at once on the first lap): silent",
             "cutlass_2x2_multicast.bug-no-producer-tail":
                 "no producer_tail: a CTA may exit while its row/column peers still arrive on its empty barriers: silent",
             "cuda_samples_async_copy.bug-five-batches-in-flight":
                 "five cp.async batches on four buffers (cuda-samples#263): batch i + 4 fills the buffer k-tile i reads: silent",
-            "pallas_mgpu_attention.bug-no-balancing-schedule-barrier":
-                "a count-2 rendezvous barrier used n + 1 times by one warpgroup, n by the other: the last wait hangs, silent",
             "gluon_persistent_tma.bug-expect-too-many-bytes":
                 "expect-tx 12288 against 8192 copied bytes on a barrier whose other expect-tx sites are right: silent",
             "ptx_isa_bulk_per_warp.bug-init-count-threads":

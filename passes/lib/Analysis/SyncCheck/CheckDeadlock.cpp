@@ -696,89 +696,71 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     if (keys.size() == 1 && !namedBlocked &&
         reportShortPhase(*stuck, severity, out))
       return;
-    // A wait on a started phase that no warp can still arrive on, at the
-    // same op in both schedules of an instance: an error where every
-    // counted instance has it, else a warning.
-    auto sameInBoth = [&](auto waits, size_t i,
-                          llvm::SmallPtrSetImpl<Operation *> &ops) {
-      llvm::SmallPtrSet<Operation *, 4> descending;
-      for (int64_t u : waits(*runs[i + 1]))
-        descending.insert(runs[i + 1]->blockedAt(u).op);
-      for (int64_t u : waits(*runs[i]))
-        if (descending.contains(runs[i]->blockedAt(u).op))
-          ops.insert(runs[i]->blockedAt(u).op);
-    };
-    {
-      llvm::DenseMap<Operation *, int64_t> abandoned;
-      int64_t counted = 0;
-      const BarrierRun *first = nullptr;
+    // The waits that `waits` finds at the same op in both schedules of a
+    // counted instance (a warp that only lags a whole phase behind in one
+    // schedule, such as a producer warp that waits and never arrives, is
+    // the schedule's, not the protocol's): per op, the instances that have
+    // it and the first run, the ops in the order found.
+    int64_t counted = 0;
+    for (size_t i = 0; i + 1 < runs.size(); i += 2)
+      counted += !anyFull || runs[i]->traces.instance.full();
+    using Hits =
+        llvm::DenseMap<Operation *, std::pair<int64_t, const BarrierRun *>>;
+    auto hitsOf = [&](auto waits, Hits &hits, SmallVector<Operation *> &order) {
       for (size_t i = 0; i + 1 < runs.size(); i += 2) {
         if (anyFull && !runs[i]->traces.instance.full())
           continue;
-        ++counted;
-        llvm::SmallPtrSet<Operation *, 4> ops;
-        sameInBoth(abandonedPhaseWaits, i, ops);
-        for (Operation *op : ops)
-          ++abandoned[op];
-        if (!ops.empty() && !first)
-          first = runs[i].get();
-      }
-      if (first) {
-        for (int64_t u : abandonedPhaseWaits(*first)) {
-          Operation *op = first->blockedAt(u).op;
-          if (!abandoned.count(op))
+        llvm::SmallPtrSet<Operation *, 4> both, seen;
+        for (int64_t u : waits(*runs[i + 1]))
+          both.insert(runs[i + 1]->blockedAt(u).op);
+        for (int64_t u : waits(*runs[i])) {
+          Operation *op = runs[i]->blockedAt(u).op;
+          if (!both.contains(op) || !seen.insert(op).second)
             continue;
-          reportAbandonedPhase(*first, u,
-                               abandoned.lookup(op) == counted
-                                   ? Severity::Error
-                                   : Severity::Warning,
-                               out);
-          return;
+          auto &hit = hits[op];
+          if (!hit.second) {
+            hit.second = runs[i].get();
+            order.push_back(op);
+          }
+          ++hit.first;
         }
       }
-    }
-    // A wait for a phase that no arrival starts, at the same op in both
-    // schedules of an instance (a warp that only lags a whole phase behind
-    // in one schedule, such as a producer warp that waits and never
-    // arrives, is the schedule's, not the protocol's): an error where every
-    // counted instance has it, else a warning.
-    llvm::DenseMap<Operation *, std::pair<int64_t, const BarrierRun *>> hits;
-    SmallVector<Operation *> order; // first found first
-    int64_t counted = 0;
-    for (size_t i = 0; i + 1 < runs.size(); i += 2) {
-      if (anyFull && !runs[i]->traces.instance.full())
-        continue;
-      ++counted;
-      SmallVector<int64_t> ascending = unstartedPhaseWaits(*runs[i]);
-      SmallVector<int64_t> descending = unstartedPhaseWaits(*runs[i + 1]);
-      llvm::SmallPtrSet<Operation *, 4> both, seen;
-      for (int64_t u : descending)
-        both.insert(runs[i + 1]->blockedAt(u).op);
-      for (int64_t u : ascending) {
-        Operation *op = runs[i]->blockedAt(u).op;
-        if (!both.contains(op) || !seen.insert(op).second)
+    };
+    // Reports the first op of `order` at its first blocked warp; whether
+    // it did (an error where every counted instance has it, else a
+    // warning, or only errors with `errorsOnly`).
+    auto reportFirst = [&](const Hits &hits, ArrayRef<Operation *> order,
+                           bool errorsOnly, auto report) {
+      for (Operation *op : order) {
+        auto [instances, run] = hits.lookup(op);
+        if (errorsOnly && instances != counted)
           continue;
-        auto &hit = hits[op];
-        if (!hit.second) {
-          hit.second = runs[i].get();
-          order.push_back(op);
-        }
-        ++hit.first;
+        for (int64_t u = 0; u < run->traces.numWarps; ++u)
+          if (!run->done[u] && !run->traces.traces[u].empty() &&
+              run->blockedAt(u).op == op) {
+            report(*run, u,
+                   instances == counted ? Severity::Error : Severity::Warning,
+                   out);
+            return true;
+          }
       }
-    }
-    for (Operation *op : order) {
-      auto [instances, first] = hits.lookup(op);
-      const BarrierRun &run = *first;
-      for (int64_t u = 0; u < run.traces.numWarps; ++u)
-        if (!run.done[u] && !run.traces.traces[u].empty() &&
-            run.blockedAt(u).op == op) {
-          reportUnstartedPhase(run, u,
-                               instances == counted ? Severity::Error
-                                                    : Severity::Warning,
-                               out);
-          break;
-        }
-    }
+      return false;
+    };
+    // A wait on a started phase that no warp can still arrive on, first
+    // where it is an error; then a wait for a phase that no arrival starts
+    // (every one reported); then the first as a warning.
+    Hits abandoned, unstarted;
+    SmallVector<Operation *> abandonedOrder, unstartedOrder;
+    hitsOf(abandonedPhaseWaits, abandoned, abandonedOrder);
+    if (reportFirst(abandoned, abandonedOrder, /*errorsOnly=*/true,
+                    reportAbandonedPhase))
+      return;
+    hitsOf(unstartedPhaseWaits, unstarted, unstartedOrder);
+    for (Operation *op : unstartedOrder)
+      reportFirst(unstarted, {op}, /*errorsOnly=*/false, reportUnstartedPhase);
+    if (unstartedOrder.empty())
+      reportFirst(abandoned, abandonedOrder, /*errorsOnly=*/false,
+                  reportAbandonedPhase);
     return;
   }
   // Every warp ended: a named-barrier phase that completed with arrivals

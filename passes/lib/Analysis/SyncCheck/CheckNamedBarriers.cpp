@@ -333,12 +333,11 @@ static void reportUnbalancedSyncs(ArrayRef<NamedBarrierUse> uses,
 /// barrier "using the same barrier name and thread count"), and one of the
 /// other count completes without them (FA3's TileCountSmemFull synced with
 /// NumMmaThreads where the producer warp arrives with NumThreads). An error
-/// at the ops of the other counts; the ops it reported.
-static llvm::SmallPtrSet<Operation *, 4>
-reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
+/// at the ops of the other counts; whether it made one.
+static bool reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
                   const llvm::BitVector &every, SPMDModel &model,
                   int64_t rank, Reporter &out) {
-  llvm::SmallPtrSet<Operation *, 4> reported;
+  bool reported = false;
   int64_t whole = static_cast<int64_t>(every.count()) * kWarpSize;
   llvm::BitVector wholeWarps(every.size());
   const NamedBarrierUse *wholeUse = nullptr;
@@ -360,7 +359,7 @@ reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
   for (const NamedBarrierUse &u : uses) {
     if (u.key != key || u.count == whole || u.warps.anyCommon(wholeWarps))
       continue;
-    reported.insert(u.op);
+    reported = true;
     out.report(u.op, Severity::Error, kMixedCountsSlot)
         << (u.waits ? "syncs on" : "arrives on") << " named barrier "
         << describeNamedBarrier(u.op, key) << " for " << u.count
@@ -447,11 +446,10 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
         arrivesOutsideLoops[use.key] += use.warps.count() * kWarpSize;
     }
     int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
-    llvm::SmallPtrSet<Operation *, 4> mixed;
+    // The ids of a rendezvous with two counts: not also two roles' id.
+    std::map<int64_t, bool> mixed;
     for (auto &[key, warps] : everyWarp)
-      for (Operation *op : reportMixedCounts(*uses, key, warps, model, rank,
-                                             out))
-        mixed.insert(op);
+      mixed[key] = reportMixedCounts(*uses, key, warps, model, rank, out);
     for (const NamedBarrierUse &use : *uses) {
       int64_t arriving = arrivals[use.key];
       if (use.count == 0) {
@@ -484,7 +482,7 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       }
       // Another count on the same id by a group that shares no warp.
       for (const NamedBarrierUse &other : *uses) {
-        if (mixed.contains(use.op))
+        if (mixed[use.key])
           break;
         if (&other == &use)
           break;
