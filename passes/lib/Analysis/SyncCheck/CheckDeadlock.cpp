@@ -24,9 +24,13 @@
 // the init), or, where one arrival of the phase is by some lanes of its
 // warp only and all of them would bring the count, that arrival's.
 // Where the run is stuck with no cycle, a warp blocked in both schedules on
-// an mbarrier phase that no arrival starts (every arrival on the barrier has
-// come and completed whole phases), for the next phase of its parity after
-// the last one it saw: its parity does not follow the barrier's phases.
+// an mbarrier phase that has some of its arrivals, short of the count, that
+// no warp can still arrive on (the others that arrive on it have ended or
+// wait on it too): the parties of a rendezvous arrive unequally. Else one
+// blocked in both schedules on an mbarrier phase that no arrival starts
+// (every arrival on the barrier has come and completed whole phases), for
+// the next phase of its parity after the last one it saw: its parity does
+// not follow the barrier's phases.
 //
 // Silence (no run) where the model cannot decide: a cluster of several CTAs,
 // an unknown block, unstructured control flow, a call it cannot see, a loop

@@ -20,10 +20,19 @@
 //   32 times the warps that use the id, in one loop, each phase takes one
 //   sync of every warp, so a warp that syncs more often per trip than
 //   another hangs: an error at its extra syncs;
+// - one rendezvous with two counts: ops of count T, 32 times every warp
+//   that uses the id, by warps that bring fewer than T, and the other warps
+//   use the id with other counts only: every phase the former complete
+//   mixes two counts on one barrier (the PTX ISA has warps share a barrier
+//   "using the same barrier name and thread count"), and a phase of the
+//   other count completes without them: an error at the other count's ops;
 // - class 14, one id for two roles with one count (a warning at the role
 //   that uses the id fewer times), also over the points that may execute
 //   the syncs where a trip count is loaded from memory (mayExecSet).
 //
+// Where threads run different trips of an scf.while whose first trip they
+// all run (a persistent tile loop), the rules but the balance of syncs
+// read the warps that enter it (SPMDModel::enteredExecSet).
 // Silence where some named-barrier op's points, id or count are unknown.
 // The wait-for graph across barriers is CheckDeadlock.cpp's.
 //
@@ -360,8 +369,9 @@ static bool reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
     if (u.key != key || u.count == whole || u.warps.anyCommon(wholeWarps))
       continue;
     reported = true;
+    const char *verb = u.waits ? "syncs on" : "arrives on";
     out.report(u.op, Severity::Error, kMixedCountsSlot)
-        << (u.waits ? "syncs on" : "arrives on") << " named barrier "
+        << verb << " named barrier "
         << describeNamedBarrier(u.op, key) << " for " << u.count
         << " threads (" << describeWarps(u.warps) << "), but "
         << describeWarps(wholeWarps)
