@@ -481,8 +481,10 @@ void reportUnstartedPhase(const BarrierRun &run, int64_t w, Severity severity,
 /// the same phase), the others have ended. The run is one launch's schedule
 /// in which the phase never completes: the arrivals of a rendezvous that do
 /// not pair up (a warp group that performs one more arrive + wait on a
-/// barrier of count 2 than the other: Pallas's schedule_barrier).
-SmallVector<int64_t> abandonedPhaseWaits(const BarrierRun &run) {
+/// barrier of count 2 than the other: Pallas's schedule_barrier). Not on a
+/// group that ops the model does not see may reach (`open`: openRoots).
+SmallVector<int64_t> abandonedPhaseWaits(const BarrierRun &run,
+                                         const llvm::DenseSet<Value> &open) {
   SmallVector<int64_t> warps;
   for (int64_t w = 0; w < run.traces.numWarps; ++w) {
     if (run.done[w] || run.traces.traces[w].empty())
@@ -495,6 +497,9 @@ SmallVector<int64_t> abandonedPhaseWaits(const BarrierRun &run) {
     if (pending == run.pending.end() || count == run.traces.initCounts.end() ||
         pending->second <= 0 || pending->second >= count->second ||
         run.arriversOn(e.key, w).any())
+      continue;
+    std::optional<BarrierKey> barrier = barrierOf(e.op);
+    if (!barrier || open.contains(barrier->root))
       continue;
     warps.push_back(w);
   }
@@ -755,7 +760,11 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     // (every one reported); then the first as a warning.
     Hits abandoned, unstarted;
     SmallVector<Operation *> abandonedOrder, unstartedOrder;
-    hitsOf(abandonedPhaseWaits, abandoned, abandonedOrder);
+    llvm::DenseSet<Value> open;
+    for (Value root : openRoots(fn))
+      open.insert(root);
+    hitsOf([&](const BarrierRun &run) { return abandonedPhaseWaits(run, open); },
+           abandoned, abandonedOrder);
     if (reportFirst(abandoned, abandonedOrder, /*errorsOnly=*/true,
                     reportAbandonedPhase))
       return;
