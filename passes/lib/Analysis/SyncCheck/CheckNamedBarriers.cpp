@@ -39,7 +39,11 @@
 //===----------------------------------------------------------------------===//
 #include "NamedBarriers.h"
 
+#include "llvm/Support/Debug.h"
+
 #include <map>
+
+#define DEBUG_TYPE "mbarrier-named-barriers"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -413,6 +417,11 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
     if (!uses) {
       uses = namedBarrierUsesOf(ops, model, rank, UseSets::Entered);
       entered = static_cast<bool>(uses);
+      LLVM_DEBUG(llvm::dbgs() << "named barriers of CTA " << rank << ": "
+                              << (entered ? "over the warps that enter the "
+                                            "loops"
+                                          : "unknown")
+                              << "\n");
     }
     if (!uses) {
       // Only the warning of class 14 holds on the points that may execute
