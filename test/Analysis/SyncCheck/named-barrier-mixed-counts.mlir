@@ -235,3 +235,88 @@ gpu.module @persistent_loop_sync_above_the_threads {
     gpu.return
   }
 }
+
+// -----
+
+// FA3's query_empty in a persistent loop: from the second tile on, the
+// producer warp syncs and the consumers arrive (a condition on the loop's
+// trip, which the checker does not evaluate: those warps may use the id).
+// The consumers arrive for 256, every warp that uses the id counts 288.
+// The producer warp syncs on it only under the trip's condition: whether
+// the 288-thread op runs is not known. Silent.
+gpu.module @uncertain_whole_count {
+  mbarrier.named_barrier @query_empty id 4
+  gpu.func @uncertain_whole_count(%tcs: !llvm.ptr<3>, %num_tiles: i32) kernel attributes {known_block_size = array<i32: 288, 1, 1>} {
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i256 = arith.constant 256 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %bid_x = gpu.block_id x
+    %bid = arith.index_cast %bid_x : index to i32
+    %producer = arith.cmpi uge, %tid, %i256 : i32
+    %last:2 = scf.while (%tile = %bid, %trip = %i0) : (i32, i32) -> (i32, i32) {
+      %valid = arith.cmpi slt, %tile, %num_tiles : i32
+      scf.condition(%valid) %tile, %trip : i32, i32
+    } do {
+    ^bb0(%tile: i32, %trip: i32):
+      %later = arith.cmpi ugt, %trip, %i0 : i32
+      scf.if %later {
+        scf.if %producer {
+          mbarrier.bar_sync @query_empty threads 288
+        }
+      }
+      scf.if %later {
+        %consumer = arith.cmpi ult, %tid, %i256 : i32
+        scf.if %consumer {
+          mbarrier.bar_arrive @query_empty threads 256
+        }
+      }
+      %next = llvm.load %tcs : !llvm.ptr<3> -> i32
+      %trip2 = arith.addi %trip, %i1 : i32
+      scf.yield %next, %trip2 : i32, i32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same id, where the producer warp also arrives for 288 in every trip
+// (certain) and the consumers sync for 256 in every trip: the consumers'
+// count is the odd one, an error there; the ops under the trip's condition
+// only widen the warps that may use the id.
+gpu.module @certain_ops_beside_uncertain_ones {
+  mbarrier.named_barrier @query_empty id 4
+  gpu.func @certain_ops_beside_uncertain_ones(%tcs: !llvm.ptr<3>, %num_tiles: i32) kernel attributes {known_block_size = array<i32: 288, 1, 1>} {
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i256 = arith.constant 256 : i32
+    %tid_x = gpu.thread_id x
+    %tid = arith.index_cast %tid_x : index to i32
+    %bid_x = gpu.block_id x
+    %bid = arith.index_cast %bid_x : index to i32
+    %producer = arith.cmpi uge, %tid, %i256 : i32
+    %last:2 = scf.while (%tile = %bid, %trip = %i0) : (i32, i32) -> (i32, i32) {
+      %valid = arith.cmpi slt, %tile, %num_tiles : i32
+      scf.condition(%valid) %tile, %trip : i32, i32
+    } do {
+    ^bb0(%tile: i32, %trip: i32):
+      %later = arith.cmpi ugt, %trip, %i0 : i32
+      scf.if %producer {
+        scf.if %later {
+          mbarrier.bar_sync @query_empty threads 288
+        }
+        // expected-note @+1 {{a use of the id with 288 threads}}
+        mbarrier.bar_arrive @query_empty threads 288
+      } else {
+        // expected-error @+1 {{syncs on named barrier @query_empty (id 4) for 256 threads (warps 0-7), but warp 8 uses the id with 288 threads, every warp that uses it}}
+        mbarrier.bar_sync @query_empty threads 256
+      }
+      %next = llvm.load %tcs : !llvm.ptr<3> -> i32
+      %trip2 = arith.addi %trip, %i1 : i32
+      scf.yield %next, %trip2 : i32, i32
+    }
+    gpu.return
+  }
+}

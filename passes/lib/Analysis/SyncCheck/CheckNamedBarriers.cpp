@@ -32,7 +32,9 @@
 //
 // Where threads run different trips of an scf.while whose first trip they
 // all run (a persistent tile loop), the rules but the balance of syncs
-// read the warps that enter it (SPMDModel::enteredExecSet).
+// read the warps that enter it (SPMDModel::enteredExecSet); an op there
+// under a condition the model does not evaluate (the loop's trip) is one
+// that those warps may execute: an arrival, never a report's subject.
 // Silence where some named-barrier op's points, id or count are unknown.
 // The wait-for graph across barriers is CheckDeadlock.cpp's.
 //
@@ -144,12 +146,17 @@ struct NamedBarrierUse {
   int64_t key;
   int64_t count; // threads; 0: every thread that has not exited
   llvm::BitVector warps;
+  /// Whether those warps execute it in every launch (else they may: an op
+  /// under a condition on a loop's trip, UseSets::Entered).
+  bool certain = true;
 };
 
 /// Which executing sets namedBarrierUsesOf reads.
 enum class UseSets {
   Exact,   // SPMDModel::execSet
-  Entered, // enteredExecSet: the warps that execute each op at least once
+  Entered, // enteredExecSet: the warps that execute each op at least once;
+           // under an scf.if whose condition it does not know (a trip's),
+           // those that may (the if's points), not `certain`
   May,     // mayExecSet: a trip count loaded from memory, for warnings
 };
 
@@ -162,14 +169,22 @@ std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operatio
   SmallVector<NamedBarrierUse> uses;
   for (Operation *op : ops) {
     bool waits = namedBarrierOpOf(op)->waits;
-    const ExecSet &points = sets == UseSets::May       ? model.mayExecSet(op)
-                            : sets == UseSets::Entered ? model.enteredExecSet(op)
-                                                       : model.execSet(op);
-    if (!points)
+    const ExecSet *points = sets == UseSets::May ? &model.mayExecSet(op)
+                            : sets == UseSets::Entered
+                                ? &model.enteredExecSet(op)
+                                : &model.execSet(op);
+    bool certain = true;
+    for (Operation *at = op; sets == UseSets::Entered && !*points &&
+                             at->getParentOp() && isIfOp(at->getParentOp());
+         certain = false) {
+      at = at->getParentOp();
+      points = &model.enteredExecSet(at);
+    }
+    if (!*points)
       return std::nullopt;
     // (key, count) -> warps
     std::map<std::pair<int64_t, int64_t>, llvm::BitVector> parts;
-    for (unsigned b : points->set_bits()) {
+    for (unsigned b : (*points)->set_bits()) {
       Point p = model.point(b);
       if (p.rank != rank)
         continue;
@@ -185,7 +200,8 @@ std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operatio
       warps.set(p.tid / kWarpSize);
     }
     for (auto &[keyCount, warps] : parts)
-      uses.push_back({op, waits, keyCount.first, keyCount.second, warps});
+      uses.push_back(
+          {op, waits, keyCount.first, keyCount.second, warps, certain});
   }
   return uses;
 }
@@ -228,13 +244,13 @@ static void reportSameCountRoles(ArrayRef<NamedBarrierUse> uses,
                                  Reporter &out) {
   llvm::SmallPtrSet<Operation *, 4> reported;
   for (const NamedBarrierUse &use : uses) {
-    if (use.count == 0 || !use.waits)
+    if (use.count == 0 || !use.waits || !use.certain)
       continue;
     for (const NamedBarrierUse &other : uses) {
       if (&other == &use)
         break;
       if (other.key != use.key || other.count != use.count ||
-          other.op == use.op || !other.waits ||
+          other.op == use.op || !other.waits || !other.certain ||
           other.warps.anyCommon(use.warps) ||
           static_cast<int64_t>(use.warps.count()) * kWarpSize < use.count ||
           static_cast<int64_t>(other.warps.count()) * kWarpSize < use.count)
@@ -361,7 +377,8 @@ static bool reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
       return reported;
     if (u.count == whole) {
       wholeWarps |= u.warps;
-      wholeUse = wholeUse ? wholeUse : &u;
+      if (u.certain)
+        wholeUse = wholeUse ? wholeUse : &u;
     }
   }
   // A partial last warp brings fewer than 32 threads: not counted here.
@@ -370,7 +387,8 @@ static bool reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
       (model.threads() % kWarpSize && every.test(numWarps - 1)))
     return reported;
   for (const NamedBarrierUse &u : uses) {
-    if (u.key != key || u.count == whole || u.warps.anyCommon(wholeWarps))
+    if (u.key != key || u.count == whole || !u.certain ||
+        u.warps.anyCommon(wholeWarps))
       continue;
     reported = true;
     const char *verb = u.waits ? "syncs on" : "arrives on";
@@ -474,7 +492,8 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       if (use.count == 0) {
         // Class 13: a count-less CTA barrier (bar.sync 0, __syncthreads)
         // in a role branch.
-        if (use.waits && static_cast<int64_t>(everyWarp[use.key].count()) <
+        if (use.waits && use.certain &&
+            static_cast<int64_t>(everyWarp[use.key].count()) <
                              numWarps)
           reportPartialCTABarrier(use, everyWarp[use.key], numWarps, model,
                                   rank, out);
@@ -484,7 +503,7 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       if (looped && !arriveInLoop[use.key])
         arriving = waitingWarps[use.key].count() * kWarpSize +
                    arrivesOutsideLoops[use.key];
-      if (use.waits && (!looped || !arriveInLoop[use.key]) &&
+      if (use.waits && use.certain && (!looped || !arriveInLoop[use.key]) &&
           use.count > arriving) {
         out.report(use.op, Severity::Error, kNeverCompletesSlot)
             << "waits on named barrier "
@@ -505,8 +524,8 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
           break;
         if (&other == &use)
           break;
-        if (other.key != use.key || other.count == use.count ||
-            other.count == 0 ||
+        if (!use.certain || !other.certain || other.key != use.key ||
+            other.count == use.count || other.count == 0 ||
             other.warps.anyCommon(use.warps))
           continue;
         out.report(use.op, Severity::Warning, kTwoCountsSlot)
