@@ -85,10 +85,6 @@ CORPORA = {
     "heldout3": dict(
         at_least=15,
         known_misses={
-            "fa3_tile_count_smem.bug-full-count-mma-only":
-                "bar.sync 128 and bar.arrive 160 on one named barrier (the producer warp left out of the count): silent",
-            "pallas_mgpu_attention.bug-no-balancing-schedule-barrier":
-                "a count-2 rendezvous barrier used n + 1 times by one warpgroup, n by the other: the last wait hangs, silent",
         },
         known_false_alarms={
         },

@@ -40,9 +40,11 @@ def MBarrierCheckSync : Pass<"mbarrier-check-sync", "::mlir::ModuleOp"> {
     9. a target rank, computed from the CTA's rank, outside the cluster;
     10. a bulk store's staging buffer written before the store has read it;
     11. named-barrier ids and thread counts (a bar.sync that waits for more
-        threads than ever use its id; one id of two roles);
+        threads than ever use its id; the two sides of one rendezvous with
+        two counts; one id of two roles);
     12. deadlock across barriers (a cycle of the wait-for graph, across
-        the warps of the CTA and the CTAs of a declared cluster);
+        the warps of the CTA and the CTAs of a declared cluster; a phase
+        that no warp can still arrive on);
     13. a CTA-wide barrier (`__syncthreads`) reached by some warps in a
         role branch while the others reach none;
     14. one named-barrier id used by two roles with the same count;

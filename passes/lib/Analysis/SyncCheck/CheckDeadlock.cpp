@@ -24,9 +24,13 @@
 // the init), or, where one arrival of the phase is by some lanes of its
 // warp only and all of them would bring the count, that arrival's.
 // Where the run is stuck with no cycle, a warp blocked in both schedules on
-// an mbarrier phase that no arrival starts (every arrival on the barrier has
-// come and completed whole phases), for the next phase of its parity after
-// the last one it saw: its parity does not follow the barrier's phases.
+// an mbarrier phase that has some of its arrivals, short of the count, that
+// no warp can still arrive on (the others that arrive on it have ended or
+// wait on it too): the parties of a rendezvous arrive unequally. Else one
+// blocked in both schedules on an mbarrier phase that no arrival starts
+// (every arrival on the barrier has come and completed whole phases), for
+// the next phase of its parity after the last one it saw: its parity does
+// not follow the barrier's phases.
 //
 // Silence (no run) where the model cannot decide: a cluster of several CTAs,
 // an unknown block, unstructured control flow, a call it cannot see, a loop
@@ -502,6 +506,74 @@ void reportUnstartedPhase(const BarrierRun &run, int64_t w, Severity severity,
          "the arriving threads carry theirs)";
 }
 
+/// The warps of a stuck run blocked on an mbarrier phase that has some of
+/// its arrivals and not its count, which no warp can still arrive on: every
+/// other warp whose later events arrive on the barrier waits on it too (for
+/// the same phase), the others have ended. The run is one launch's schedule
+/// in which the phase never completes: the arrivals of a rendezvous that do
+/// not pair up (a warp group that performs one more arrive + wait on a
+/// barrier of count 2 than the other: Pallas's schedule_barrier). Not on a
+/// group that ops the model does not see may reach (`open`: openRoots).
+SmallVector<int64_t> abandonedPhaseWaits(const BarrierRun &run,
+                                         const llvm::DenseSet<Value> &open) {
+  SmallVector<int64_t> warps;
+  for (int64_t w = 0; w < run.traces.numWarps; ++w) {
+    if (run.done[w] || run.traces.traces[w].empty())
+      continue;
+    const BarrierEvent &e = run.blockedAt(w);
+    if (e.named() || e.kind != BarrierEvent::Wait)
+      continue;
+    auto pending = run.pending.find(e.key);
+    auto count = run.traces.initCounts.find(e.key);
+    if (pending == run.pending.end() || count == run.traces.initCounts.end() ||
+        pending->second <= 0 || pending->second >= count->second ||
+        run.arriversOn(e.key, w).any())
+      continue;
+    std::optional<BarrierKey> barrier = barrierOf(e.op);
+    if (!barrier || open.contains(barrier->root))
+      continue;
+    warps.push_back(w);
+  }
+  return warps;
+}
+
+/// Reports the wait of `w`, blocked on an abandoned phase
+/// (abandonedPhaseWaits), with each arriving warp's arrivals on the barrier
+/// over the run.
+void reportAbandonedPhase(const BarrierRun &run, int64_t w, Severity severity,
+                          Reporter &out) {
+  const BarrierEvent &e = run.blockedAt(w);
+  int64_t count = run.traces.initCounts.at(e.key);
+  std::map<int64_t, llvm::BitVector> byArrivals; // arrivals -> warps
+  for (int64_t u = 0; u < run.traces.numWarps; ++u) {
+    int64_t n = 0;
+    for (const BarrierEvent &other : run.traces.traces[u])
+      if (other.kind == BarrierEvent::Arrive && other.key == e.key)
+        n += other.amount;
+    if (!n)
+      continue;
+    auto &warps = byArrivals[n];
+    if (warps.empty())
+      warps.resize(run.traces.numWarps);
+    warps.set(u);
+  }
+  Reporter::Message message = out.report(e.op, severity, kDeadlockSlot);
+  message << "deadlock: " << run.traces.model.describe(run.blockedAtOp(e.op))
+          << " wait here for a phase of an mbarrier of arrival count "
+          << count << " that gets " << count - run.pending.at(e.key)
+          << " arrival(s), and no warp can still arrive on it (the others "
+             "that arrive on it have ended or wait on it too): in a sampled "
+             "launch,";
+  const char *sep = " ";
+  for (auto &[n, warps] : byArrivals) {
+    message << sep << run.traces.model.describe(warps) << " arrive(s) on it "
+            << n << " time(s)";
+    sep = ", ";
+  }
+  message << " (the arrivals of a rendezvous do not pair up: an arrival "
+             "left out, or one too many)";
+}
+
 /// The report of a stuck run; whether it made one.
 bool reportDeadlock(const BarrierRun &run, Severity severity, Reporter &out) {
   int64_t n = run.traces.numWarps;
@@ -667,11 +739,11 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     if (keys.size() == 1 && !namedBlocked &&
         reportShortPhase(*stuck, severity, out))
       return;
-    // A wait for a phase that no arrival starts, at the same op in both
-    // schedules of an instance (a warp that only lags a whole phase behind
-    // in one schedule, such as a producer warp that waits and never
-    // arrives, is the schedule's, not the protocol's): an error where every
-    // counted instance has it, else a warning.
+    // The waits that `waits` finds at the same op in both schedules of a
+    // counted instance (a warp that only lags a whole phase behind in one
+    // schedule, such as a producer warp that waits and never arrives, is
+    // the schedule's, not the protocol's): per op, the instances that have
+    // it and the first run, the ops in the order found.
     // A warp's first wait on a barrier, of parity 1, left blocked after the
     // barrier's first phase in one schedule only, by a warp that arrives on
     // mbarriers itself (a producer, not a warp that only watches: the other
@@ -680,10 +752,67 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
     // and parity 1 asks for the one before the first (ThunderKittens'
     // producer waiting compute_done one lap ahead, whose consumers released
     // the prologue's block before the wait): a warning.
-    llvm::DenseMap<Operation *, std::pair<int64_t, const BarrierRun *>> hits;
-    SmallVector<std::pair<Operation *, const BarrierRun *>> oneSchedule;
-    SmallVector<Operation *> order; // first found first
     int64_t counted = 0;
+    for (size_t i = 0; i + 1 < runs.size(); i += 2)
+      counted += !anyFull || runs[i]->traces.instance.full();
+    using Hits =
+        llvm::DenseMap<Operation *, std::pair<int64_t, const BarrierRun *>>;
+    auto hitsOf = [&](auto waits, Hits &hits, SmallVector<Operation *> &order) {
+      for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+        if (anyFull && !runs[i]->traces.instance.full())
+          continue;
+        llvm::SmallPtrSet<Operation *, 4> both, seen;
+        for (int64_t u : waits(*runs[i + 1]))
+          both.insert(runs[i + 1]->blockedAt(u).op);
+        for (int64_t u : waits(*runs[i])) {
+          Operation *op = runs[i]->blockedAt(u).op;
+          if (!both.contains(op) || !seen.insert(op).second)
+            continue;
+          auto &hit = hits[op];
+          if (!hit.second) {
+            hit.second = runs[i].get();
+            order.push_back(op);
+          }
+          ++hit.first;
+        }
+      }
+    };
+    // Reports the first op of `order` at its first blocked warp; whether
+    // it did (an error where every counted instance has it, else a
+    // warning, or only errors with `errorsOnly`).
+    auto reportFirst = [&](const Hits &hits, ArrayRef<Operation *> order,
+                           bool errorsOnly, auto report) {
+      for (Operation *op : order) {
+        auto [instances, run] = hits.lookup(op);
+        if (errorsOnly && instances != counted)
+          continue;
+        for (int64_t u = 0; u < run->traces.numWarps; ++u)
+          if (!run->done[u] && !run->traces.traces[u].empty() &&
+              run->blockedAt(u).op == op) {
+            report(*run, u,
+                   instances == counted ? Severity::Error : Severity::Warning,
+                   out);
+            return true;
+          }
+      }
+      return false;
+    };
+    // A wait on a started phase that no warp can still arrive on, first
+    // where it is an error; then a wait for a phase that no arrival starts
+    // (every one reported); then the first as a warning.
+    Hits abandoned, unstarted;
+    SmallVector<Operation *> abandonedOrder, unstartedOrder;
+    llvm::DenseSet<Value> open;
+    for (Value root : openRoots(fn))
+      open.insert(root);
+    hitsOf([&](const BarrierRun &run) { return abandonedPhaseWaits(run, open); },
+           abandoned, abandonedOrder);
+    if (reportFirst(abandoned, abandonedOrder, /*errorsOnly=*/true,
+                    reportAbandonedPhase))
+      return;
+    hitsOf(unstartedPhaseWaits, unstarted, unstartedOrder);
+    for (Operation *op : unstartedOrder)
+      reportFirst(unstarted, {op}, /*errorsOnly=*/false, reportUnstartedPhase);
     auto firstStale = [](const BarrierRun &run, int64_t u) {
       const BarrierEvent &e = run.blockedAt(u);
       auto seen = run.observed.find({u, e.key});
@@ -694,49 +823,28 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
                       !a.cluster();
              });
     };
+    SmallVector<std::pair<Operation *, const BarrierRun *>> oneSchedule;
     for (size_t i = 0; i + 1 < runs.size(); i += 2) {
       if (anyFull && !runs[i]->traces.instance.full())
         continue;
-      ++counted;
-      SmallVector<int64_t> ascending = unstartedPhaseWaits(*runs[i]);
-      SmallVector<int64_t> descending = unstartedPhaseWaits(*runs[i + 1]);
-      llvm::SmallPtrSet<Operation *, 4> both, seen;
-      for (int64_t u : descending)
-        both.insert(runs[i + 1]->blockedAt(u).op);
-      for (int64_t u : ascending) {
-        Operation *op = runs[i]->blockedAt(u).op;
-        if (!both.contains(op) || !seen.insert(op).second)
-          continue;
-        auto &hit = hits[op];
-        if (!hit.second) {
-          hit.second = runs[i].get();
-          order.push_back(op);
-        }
-        ++hit.first;
-      }
       for (size_t r : {i, i + 1})
-        for (int64_t u : r == i ? ascending : descending)
+        for (int64_t u : unstartedPhaseWaits(*runs[r]))
           if (Operation *op = runs[r]->blockedAt(u).op;
-              firstStale(*runs[r], u) &&
-              llvm::none_of(oneSchedule, [&](auto &hit) { return hit.first == op; }))
+              !unstarted.count(op) && firstStale(*runs[r], u) &&
+              llvm::none_of(oneSchedule,
+                            [&](auto &hit) { return hit.first == op; }))
             oneSchedule.push_back({op, runs[r].get()});
     }
-    auto report = [&](const BarrierRun &run, Operation *op, Severity severity) {
-      for (int64_t u = 0; u < run.traces.numWarps; ++u)
-        if (!run.done[u] && !run.traces.traces[u].empty() &&
-            run.blockedAt(u).op == op) {
-          reportUnstartedPhase(run, u, severity, out);
+    for (auto &[op, run] : oneSchedule)
+      for (int64_t u = 0; u < run->traces.numWarps; ++u)
+        if (!run->done[u] && !run->traces.traces[u].empty() &&
+            run->blockedAt(u).op == op) {
+          reportUnstartedPhase(*run, u, Severity::Warning, out);
           break;
         }
-    };
-    for (Operation *op : order) {
-      auto [instances, first] = hits.lookup(op);
-      report(*first, op,
-             instances == counted ? Severity::Error : Severity::Warning);
-    }
-    for (auto &[op, run] : oneSchedule)
-      if (!hits.count(op))
-        report(*run, op, Severity::Warning);
+    if (unstartedOrder.empty() && oneSchedule.empty())
+      reportFirst(abandoned, abandonedOrder, /*errorsOnly=*/false,
+                  reportAbandonedPhase);
     return;
   }
   // Every warp ended: a named-barrier phase that completed with arrivals

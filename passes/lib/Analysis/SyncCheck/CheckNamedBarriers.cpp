@@ -20,17 +20,32 @@
 //   32 times the warps that use the id, in one loop, each phase takes one
 //   sync of every warp, so a warp that syncs more often per trip than
 //   another hangs: an error at its extra syncs;
+// - one rendezvous with two counts: ops of count T, 32 times every warp
+//   that uses the id, by warps that bring fewer than T, and the other warps
+//   use the id with other counts only: every phase the former complete
+//   mixes two counts on one barrier (the PTX ISA has warps share a barrier
+//   "using the same barrier name and thread count"), and a phase of the
+//   other count completes without them: an error at the other count's ops;
 // - class 14, one id for two roles with one count (a warning at the role
 //   that uses the id fewer times), also over the points that may execute
 //   the syncs where a trip count is loaded from memory (mayExecSet).
 //
+// Where threads run different trips of an scf.while whose first trip they
+// all run (a persistent tile loop), the rules but the balance of syncs
+// read the warps that enter it (SPMDModel::enteredExecSet); an op there
+// under a condition the model does not evaluate (the loop's trip) is one
+// that those warps may execute: an arrival, never a report's subject.
 // Silence where some named-barrier op's points, id or count are unknown.
 // The wait-for graph across barriers is CheckDeadlock.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "NamedBarriers.h"
 
+#include "llvm/Support/Debug.h"
+
 #include <map>
+
+#define DEBUG_TYPE "mbarrier-named-barriers"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -131,25 +146,45 @@ struct NamedBarrierUse {
   int64_t key;
   int64_t count; // threads; 0: every thread that has not exited
   llvm::BitVector warps;
+  /// Whether those warps execute it in every launch (else they may: an op
+  /// under a condition on a loop's trip, UseSets::Entered).
+  bool certain = true;
+};
+
+/// Which executing sets namedBarrierUsesOf reads.
+enum class UseSets {
+  Exact,   // SPMDModel::execSet
+  Entered, // enteredExecSet: the warps that execute each op at least once;
+           // under an scf.if whose condition it does not know (a trip's),
+           // those that may (the if's points), not `certain`
+  May,     // mayExecSet: a trip count loaded from memory, for warnings
 };
 
 /// The uses of CTA `rank`, or none where some op's points, id or count are
 /// unknown (or differ within a warp).
-/// With `may`, an op's points are those that may execute it
-/// (SPMDModel::mayExecSet: a trip count loaded from memory), for warnings.
 std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operation *> ops,
                                        SPMDModel &model, int64_t rank,
-                                       bool may = false) {
+                                       UseSets sets = UseSets::Exact) {
   int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
   SmallVector<NamedBarrierUse> uses;
   for (Operation *op : ops) {
     bool waits = namedBarrierOpOf(op)->waits;
-    const ExecSet &points = may ? model.mayExecSet(op) : model.execSet(op);
-    if (!points)
+    const ExecSet *points = sets == UseSets::May ? &model.mayExecSet(op)
+                            : sets == UseSets::Entered
+                                ? &model.enteredExecSet(op)
+                                : &model.execSet(op);
+    bool certain = true;
+    for (Operation *at = op; sets == UseSets::Entered && !*points &&
+                             at->getParentOp() && isIfOp(at->getParentOp());
+         certain = false) {
+      at = at->getParentOp();
+      points = &model.enteredExecSet(at);
+    }
+    if (!*points)
       return std::nullopt;
     // (key, count) -> warps
     std::map<std::pair<int64_t, int64_t>, llvm::BitVector> parts;
-    for (unsigned b : points->set_bits()) {
+    for (unsigned b : (*points)->set_bits()) {
       Point p = model.point(b);
       if (p.rank != rank)
         continue;
@@ -165,7 +200,8 @@ std::optional<SmallVector<NamedBarrierUse>> namedBarrierUsesOf(ArrayRef<Operatio
       warps.set(p.tid / kWarpSize);
     }
     for (auto &[keyCount, warps] : parts)
-      uses.push_back({op, waits, keyCount.first, keyCount.second, warps});
+      uses.push_back(
+          {op, waits, keyCount.first, keyCount.second, warps, certain});
   }
   return uses;
 }
@@ -208,13 +244,13 @@ static void reportSameCountRoles(ArrayRef<NamedBarrierUse> uses,
                                  Reporter &out) {
   llvm::SmallPtrSet<Operation *, 4> reported;
   for (const NamedBarrierUse &use : uses) {
-    if (use.count == 0 || !use.waits)
+    if (use.count == 0 || !use.waits || !use.certain)
       continue;
     for (const NamedBarrierUse &other : uses) {
       if (&other == &use)
         break;
       if (other.key != use.key || other.count != use.count ||
-          other.op == use.op || !other.waits ||
+          other.op == use.op || !other.waits || !other.certain ||
           other.warps.anyCommon(use.warps) ||
           static_cast<int64_t>(use.warps.count()) * kWarpSize < use.count ||
           static_cast<int64_t>(other.warps.count()) * kWarpSize < use.count)
@@ -317,6 +353,65 @@ static void reportUnbalancedSyncs(ArrayRef<NamedBarrierUse> uses,
   }
 }
 
+/// Class 11, one rendezvous with two counts: on `key`, where every op has a
+/// count, some ops count T threads, 32 times every warp that uses the id,
+/// and the warps of those ops bring fewer than T, so that their arrivals
+/// complete a phase only with threads of the other warps, which use the id
+/// with other counts only: every phase that they complete takes arrivals
+/// of two thread counts (the PTX ISA has bar.sync and bar.arrive share a
+/// barrier "using the same barrier name and thread count"), and one of the
+/// other count completes without them (FA3's TileCountSmemFull synced with
+/// NumMmaThreads where the producer warp arrives with NumThreads). An error
+/// at the ops of the other counts; whether it made one.
+static bool reportMixedCounts(ArrayRef<NamedBarrierUse> uses, int64_t key,
+                  const llvm::BitVector &every, SPMDModel &model,
+                  int64_t rank, Reporter &out) {
+  bool reported = false;
+  int64_t whole = static_cast<int64_t>(every.count()) * kWarpSize;
+  llvm::BitVector wholeWarps(every.size());
+  const NamedBarrierUse *wholeUse = nullptr;
+  for (const NamedBarrierUse &u : uses) {
+    if (u.key != key)
+      continue;
+    if (u.count == 0)
+      return reported;
+    if (u.count == whole) {
+      wholeWarps |= u.warps;
+      if (u.certain)
+        wholeUse = wholeUse ? wholeUse : &u;
+    }
+  }
+  // A partial last warp brings fewer than 32 threads: not counted here.
+  int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
+  if (!wholeUse || wholeWarps == every ||
+      (model.threads() % kWarpSize && every.test(numWarps - 1)))
+    return reported;
+  for (const NamedBarrierUse &u : uses) {
+    if (u.key != key || u.count == whole || !u.certain ||
+        u.warps.anyCommon(wholeWarps))
+      continue;
+    reported = true;
+    const char *verb = u.waits ? "syncs on" : "arrives on";
+    out.report(u.op, Severity::Error, kMixedCountsSlot)
+        << verb << " named barrier "
+        << describeNamedBarrier(u.op, key) << " for " << u.count
+        << " threads (" << describeWarps(u.warps) << "), but "
+        << describeWarps(wholeWarps)
+        << (model.ranks() > 1 ? " of CTA " + std::to_string(rank) : "")
+        << (wholeWarps.count() == 1 ? " uses" : " use") << " the id with "
+        << whole
+        << " threads, every warp that uses it: their arrivals complete a "
+           "phase only with threads of the other warps, which use the id "
+           "with other counts, so every phase of theirs mixes two thread "
+           "counts on one barrier (bar.sync and bar.arrive share a barrier "
+           "only with the same thread count), and a phase of "
+        << u.count << " completes without " << describeWarps(wholeWarps);
+    out.note(u.op, kMixedCountsSlot, wholeUse->op->getLoc(),
+             "a use of the id with " + std::to_string(whole) + " threads");
+  }
+  return reported;
+}
+
 void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                                    Reporter &out) {
   if (!model.countable())
@@ -331,12 +426,26 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
   if (ops.empty() || opaque)
     return;
   for (int64_t rank = 0; rank < model.ranks(); ++rank) {
-    std::optional<SmallVector<NamedBarrierUse>> uses = namedBarrierUsesOf(ops, model, rank);
+    std::optional<SmallVector<NamedBarrierUse>> uses =
+        namedBarrierUsesOf(ops, model, rank);
+    // Where threads run different trips of a loop whose first trip they
+    // all run (a persistent tile loop), the warps that execute each op at
+    // least once: every rule but the balance of syncs per trip holds.
+    bool entered = false;
+    if (!uses) {
+      uses = namedBarrierUsesOf(ops, model, rank, UseSets::Entered);
+      entered = static_cast<bool>(uses);
+      LLVM_DEBUG(llvm::dbgs() << "named barriers of CTA " << rank << ": "
+                              << (entered ? "over the warps that enter the "
+                                            "loops"
+                                          : "unknown")
+                              << "\n");
+    }
     if (!uses) {
       // Only the warning of class 14 holds on the points that may execute
       // the ops (a trip count loaded from memory).
       if (std::optional<SmallVector<NamedBarrierUse>> may =
-              namedBarrierUsesOf(ops, model, rank, /*may=*/true))
+              namedBarrierUsesOf(ops, model, rank, UseSets::May))
         reportSameCountRoles(*may, out);
       return;
     }
@@ -374,12 +483,17 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
         arrivesOutsideLoops[use.key] += use.warps.count() * kWarpSize;
     }
     int64_t numWarps = (model.threads() + kWarpSize - 1) / kWarpSize;
+    // The ids of a rendezvous with two counts: not also two roles' id.
+    std::map<int64_t, bool> mixed;
+    for (auto &[key, warps] : everyWarp)
+      mixed[key] = reportMixedCounts(*uses, key, warps, model, rank, out);
     for (const NamedBarrierUse &use : *uses) {
       int64_t arriving = arrivals[use.key];
       if (use.count == 0) {
         // Class 13: a count-less CTA barrier (bar.sync 0, __syncthreads)
         // in a role branch.
-        if (use.waits && static_cast<int64_t>(everyWarp[use.key].count()) <
+        if (use.waits && use.certain &&
+            static_cast<int64_t>(everyWarp[use.key].count()) <
                              numWarps)
           reportPartialCTABarrier(use, everyWarp[use.key], numWarps, model,
                                   rank, out);
@@ -389,7 +503,7 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       if (looped && !arriveInLoop[use.key])
         arriving = waitingWarps[use.key].count() * kWarpSize +
                    arrivesOutsideLoops[use.key];
-      if (use.waits && (!looped || !arriveInLoop[use.key]) &&
+      if (use.waits && use.certain && (!looped || !arriveInLoop[use.key]) &&
           use.count > arriving) {
         out.report(use.op, Severity::Error, kNeverCompletesSlot)
             << "waits on named barrier "
@@ -406,10 +520,12 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       }
       // Another count on the same id by a group that shares no warp.
       for (const NamedBarrierUse &other : *uses) {
+        if (mixed[use.key])
+          break;
         if (&other == &use)
           break;
-        if (other.key != use.key || other.count == use.count ||
-            other.count == 0 ||
+        if (!use.certain || !other.certain || other.key != use.key ||
+            other.count == use.count || other.count == 0 ||
             other.warps.anyCommon(use.warps))
           continue;
         out.report(use.op, Severity::Warning, kTwoCountsSlot)
@@ -426,7 +542,8 @@ void checksync::checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
       }
     }
     for (auto &[key, warps] : everyWarp)
-      reportUnbalancedSyncs(*uses, key, warps, fn.getOperation(), model, rank,
+      if (!entered)
+        reportUnbalancedSyncs(*uses, key, warps, fn.getOperation(), model, rank,
                             out);
   }
 }

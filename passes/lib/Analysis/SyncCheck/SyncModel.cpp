@@ -326,11 +326,14 @@ std::optional<APInt> checksync::evalArith(
 }
 
 const ExecSet &SPMDModel::regionSet(Region *region) {
-  return regionSetOf(region, /*overLoads=*/false);
+  return regionSetOf(region, SetKind::Exact);
 }
 
-const ExecSet &SPMDModel::regionSetOf(Region *region, bool overLoads) {
-  std::map<Region *, ExecSet> &sets = overLoads ? mayRegionSets : regionSets;
+const ExecSet &SPMDModel::regionSetOf(Region *region, SetKind kind) {
+  std::map<Region *, ExecSet> &sets =
+      kind == SetKind::OverLoads ? mayRegionSets
+      : kind == SetKind::Entered ? enteredRegionSets
+                                 : regionSets;
   if (auto it = sets.find(region); it != sets.end())
     return it->second;
   ExecSet result;
@@ -342,7 +345,7 @@ const ExecSet &SPMDModel::regionSetOf(Region *region, bool overLoads) {
   } else if (isa<FunctionOpInterface>(parent) || !parent->getParentRegion()) {
     result = std::nullopt;
   } else {
-    ExecSet base = regionSetOf(parent->getParentRegion(), overLoads);
+    ExecSet base = regionSetOf(parent->getParentRegion(), kind);
     if (base && isIfOp(parent)) {
       bool thenRegion = region->getRegionNumber() == 0;
       llvm::BitVector set(base->size());
@@ -359,7 +362,8 @@ const ExecSet &SPMDModel::regionSetOf(Region *region, bool overLoads) {
         result = std::move(set);
     } else if (isIndexSwitch(parent)) {
       result = std::nullopt; // cases are not modelled
-    } else if (!loopTripsUniform(parent, overLoads)) {
+    } else if (!loopTripsUniform(parent, kind == SetKind::OverLoads) &&
+               !(kind == SetKind::Entered && firstTripUniform(parent))) {
       result = std::nullopt; // threads run different trips
     } else {
       result = base;
@@ -372,7 +376,14 @@ const ExecSet &SPMDModel::mayExecSet(Operation *op) {
   static const ExecSet unknown;
   if (!op->getParentRegion())
     return unknown;
-  return regionSetOf(op->getParentRegion(), /*overLoads=*/true);
+  return regionSetOf(op->getParentRegion(), SetKind::OverLoads);
+}
+
+const ExecSet &SPMDModel::enteredExecSet(Operation *op) {
+  static const ExecSet unknown;
+  if (!op->getParentRegion())
+    return unknown;
+  return regionSetOf(op->getParentRegion(), SetKind::Entered);
 }
 
 const ExecSet &SPMDModel::execSet(Operation *op) {

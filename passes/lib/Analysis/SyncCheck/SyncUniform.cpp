@@ -30,6 +30,8 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::mbarrier;
 using namespace mlir::mbarrier::checksync;
@@ -182,6 +184,32 @@ bool SPMDModel::loopTripsUniform(Operation *loop, bool overLoads) {
   if (isa<scf::ParallelOp, scf::ForallOp>(loop))
     return llvm::all_of(loop->getOperands(), same);
   return !isa<LoopLikeOpInterface>(loop);
+}
+
+bool SPMDModel::firstTripUniform(Operation *loop) {
+  auto whileOp = dyn_cast<scf::WhileOp>(loop);
+  if (!whileOp)
+    return false;
+  // The condition with the before region's arguments bound to the initial
+  // values: pure ops of the region over them and over uniform values.
+  Region &before = whileOp.getBefore();
+  llvm::DenseSet<Value> seen;
+  std::function<bool(Value)> same = [&](Value v) -> bool {
+    if (!seen.insert(v).second)
+      return true;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner()->getParent() != &before)
+        return uniform(v);
+      return arg.getArgNumber() < whileOp.getInits().size() &&
+             uniform(whileOp.getInits()[arg.getArgNumber()]);
+    }
+    Operation *def = v.getDefiningOp();
+    if (!before.isAncestor(def->getParentRegion()))
+      return uniform(v);
+    return def->getNumRegions() == 0 && propagates(def) &&
+           llvm::all_of(def->getOperands(), same);
+  };
+  return same(whileOp.getConditionOp().getCondition());
 }
 
 bool SPMDModel::targetsOwnCTA(Operation *op) {

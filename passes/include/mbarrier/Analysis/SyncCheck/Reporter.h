@@ -36,6 +36,7 @@ enum ReportSlot : unsigned {
   kNeverCompletesSlot = 105,   // class 11, more threads than arrive
   kTwoCountsSlot = 106,        // class 11, one id two counts
   kUnbalancedSyncsSlot = 107,  // class 11, a warp syncs more often than another
+  kMixedCountsSlot = 108,      // class 11, one rendezvous with two counts
   kDeadlockSlot = 110,         // class 12
   kUnmatchedArriveSlot = 111,  // class 12, a phase of arrivals only
   kPartialCTABarrierSlot = 130, // class 13
@@ -78,6 +79,7 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kNeverCompletesSlot,
     kTwoCountsSlot,
     kUnbalancedSyncsSlot,
+    kMixedCountsSlot,
     kDeadlockSlot,
     kUnmatchedArriveSlot,
     kPartialCTABarrierSlot,

@@ -84,6 +84,17 @@ public:
   /// reaches it. A superset of the points of a launch where each such
   /// loop runs a trip: for warnings only.
   const ExecSet &mayExecSet(Operation *op);
+  /// The points that execute `op` at least once: its execSet, except that
+  /// an scf.while whose trips vary but whose first trip does not (its
+  /// condition on the initial values is uniform: a persistent tile loop
+  /// whose first tile is the CTA's and whose next ones come through an
+  /// atomic counter or shared memory) is taken as entered by every point
+  /// that reaches it, a loop's trips being taken to be at least one. How
+  /// many times each point executes `op` is not known.
+  const ExecSet &enteredExecSet(Operation *op);
+  /// Whether the scf.while `loop`'s condition, evaluated on its initial
+  /// values, is uniform (SyncUniform.cpp).
+  bool firstTripUniform(Operation *loop);
   /// The executing set of `op` where its `if %pred` (an arrival's) holds.
   const ExecSet &actingPoints(Operation *op);
 
@@ -122,9 +133,11 @@ public:
   std::optional<uint64_t> targetRanks(Operation *op);
 
 private:
+  /// The flavours of executing sets: exact, mayExecSet's, enteredExecSet's.
+  enum class SetKind { Exact, OverLoads, Entered };
   void computeVarying(bool loadsVary, llvm::DenseSet<Value> &out);
   bool loopTripsUniform(Operation *loop, bool overLoads);
-  const ExecSet &regionSetOf(Region *region, bool overLoads);
+  const ExecSet &regionSetOf(Region *region, SetKind kind);
   bool computeTargetsOwnCTA(Operation *op);
   /// Calls `fn(point, mask of target ranks)` for each point of the
   /// executing set of the cluster-form `op`; false (and stops) where the
@@ -161,6 +174,7 @@ private:
   Operation *root;
   std::map<Region *, ExecSet> regionSets; // stable references
   std::map<Region *, ExecSet> mayRegionSets; // mayExecSet's
+  std::map<Region *, ExecSet> enteredRegionSets; // enteredExecSet's
   std::map<Operation *, ExecSet> actingSets;
   llvm::DenseMap<Operation *, ExecSet> electSets;
   std::optional<llvm::DenseSet<Value>> varying; // not uniform
