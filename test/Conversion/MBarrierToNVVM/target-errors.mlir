@@ -207,3 +207,38 @@ gpu.module @group_kernel_parameter {
     gpu.return
   }
 }
+
+// -----
+
+// An upstream bulk copy beside ours: into the CTA's own shared memory (a
+// ptr<3> destination) it is the .shared::cta form, PTX 8.6; below, the NVPTX
+// backend would stop with "Cannot select" (found by test/fuzz on the
+// production corpus's deepep_tma_ring with features +ptx84).
+gpu.module @bulk_copy_into_shared_cta [#nvvm.target<chip = "sm_90a", features = "+ptx84">] {
+  func.func @bulk_copy_ptx84(%dst: !llvm.ptr<3>, %src: !llvm.ptr<1>, %bar: !llvm.ptr<3>, %n: i32) {
+    // expected-error @+1 {{'nvvm.cp.async.bulk.shared.cluster.global' op needs PTX ISA 8.6 for cp.async.bulk into .shared::cta (a !llvm.ptr<3> destination), but the target (sm_90a, features '+ptx84') emits PTX 8.4: raise it to +ptx86, or give no features to derive the version}}
+    nvvm.cp.async.bulk.shared.cluster.global %dst, %src, %bar, %n : !llvm.ptr<3>, !llvm.ptr<1>
+    return
+  }
+}
+
+// -----
+
+// The bulk copies need sm_90.
+gpu.module @bulk_store_needs_sm_90 [#nvvm.target<chip = "sm_80">] {
+  func.func @bulk_store_sm80(%dst: !llvm.ptr<1>, %src: !llvm.ptr<3>, %n: i32) {
+    // expected-error @+1 {{'nvvm.cp.async.bulk.global.shared.cta' op needs sm_90 or newer for cp.async.bulk, but the target chip is sm_80}}
+    nvvm.cp.async.bulk.global.shared.cta %dst, %src, %n : !llvm.ptr<1>, !llvm.ptr<3>
+    return
+  }
+}
+
+// -----
+
+// Into a ptr<7> destination (.shared::cluster) PTX 8.4 is enough.
+gpu.module @bulk_copy_into_shared_cluster [#nvvm.target<chip = "sm_90a", features = "+ptx84">] {
+  func.func @bulk_copy_cluster_ptx84(%dst: !llvm.ptr<7>, %src: !llvm.ptr<1>, %bar: !llvm.ptr<3>, %n: i32) {
+    nvvm.cp.async.bulk.shared.cluster.global %dst, %src, %bar, %n : !llvm.ptr<7>, !llvm.ptr<1>
+    return
+  }
+}

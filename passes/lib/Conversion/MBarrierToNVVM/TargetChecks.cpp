@@ -118,9 +118,34 @@ Requirement requirementOf(Operation *op, WaitScopes &waitScopes) {
   return req;
 }
 
+/// What an upstream NVVM op lowered beside ours needs, where its intrinsic
+/// stops instruction selection below it ("LLVM ERROR: Cannot select"): the
+/// bulk copies and their groups (sm_90, PTX 8.0), and the copy into the
+/// CTA's own shared memory (a `!llvm.ptr<3>` destination lowers to the
+/// `.shared::cta` form, PTX ISA 8.6). Other NVVM ops are not checked.
+std::optional<Requirement> nvvmRequirementOf(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (!name.starts_with("nvvm.cp.async.bulk."))
+    return std::nullopt;
+  Requirement req;
+  req.sm = 0;
+  req.ptx = 0;
+  req.needSM(90, "cp.async.bulk");
+  req.needPTX(80, "cp.async.bulk");
+  if (name == "nvvm.cp.async.bulk.shared.cluster.global" &&
+      op->getNumOperands() > 0)
+    if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(op->getOperand(0).getType());
+        ptr && ptr.getAddressSpace() == 3)
+      req.needPTX(86, "cp.async.bulk into .shared::cta (a !llvm.ptr<3> "
+                      "destination)");
+  return req;
+}
+
 LogicalResult checkOp(Operation *op, const NVPTXTarget &target,
                       WaitScopes &waitScopes) {
-  Requirement req = requirementOf(op, waitScopes);
+  Requirement req = isa<MBarrierDialect>(op->getDialect())
+                        ? requirementOf(op, waitScopes)
+                        : nvvmRequirementOf(op).value_or(Requirement{0, "", 0, ""});
   if (req.tcgen05 && !(target.archSpecific && (target.sm == 100 || target.sm == 101)))
     return op->emitOpError() << "needs sm_100a or sm_101a (tcgen05.commit), but "
                                 "the target chip is "
@@ -189,7 +214,7 @@ LogicalResult mbarrier::checkMBarrierTargetSupport(Operation *root) {
   WaitScopes waitScopes;
   bool failed = false;
   root->walk([&](Operation *op) {
-    if (!isa<MBarrierDialect>(op->getDialect()))
+    if (!isa<MBarrierDialect>(op->getDialect()) && !nvvmRequirementOf(op))
       return WalkResult::advance();
     FailureOr<SmallVector<NVPTXTarget>> targets = targetsOf(op);
     if (::mlir::failed(targets)) {
@@ -233,7 +258,8 @@ unsigned mbarrier::getRequiredPTXVersion(Operation *root) {
     if (isa<MBarrierDialect>(op->getDialect()))
       ptx = std::max(ptx, requirementOf(op, waitScopes).ptx);
     else if (isa<NVVM::NVVMDialect>(op->getDialect()))
-      ptx = std::max(ptx, nvvmOpPTX(op));
+      ptx = std::max({ptx, nvvmOpPTX(op),
+                      nvvmRequirementOf(op).value_or(Requirement{0, "", 0, ""}).ptx});
   });
   return ptx;
 }
