@@ -27,6 +27,7 @@
 // only. A warning (the stale read shows in some launches only).
 //
 //===----------------------------------------------------------------------===//
+#include "NamedBarriers.h"
 #include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 
@@ -174,6 +175,72 @@ Operation *arrivalBeforeProxyFence(Operation *store, Operation *fn) {
   }
 }
 
+/// Whether `op` reads a global of `symbols` through the async proxy.
+bool readsAsyncProxy(Operation *op, Attribute symbol) {
+  for (Value read : asyncProxySharedReads(op)) {
+    SmallVector<Attribute> symbols;
+    unsigned work = 0;
+    allocationsOf(read, symbols, &work);
+    if (llvm::is_contained(symbols, symbol))
+      return true;
+  }
+  return false;
+}
+
+/// Whether the scan for a direct read stops at `op`: a fence.proxy.async,
+/// an mbarrier op (the hand-off rule's), or something that may fence
+/// otherwise (a cluster barrier, a call, inline PTX). Thread barriers
+/// (bar.sync, bar.arrive, bar.warp.sync, named barriers) do not stop it:
+/// they order the generic proxy only.
+bool stopsDirectScan(Operation *op) {
+  if (isAsyncProxySharedFence(op) || isClusterArrive(op) ||
+      isClusterWait(op) || isOpaqueCall(op) || !inlinePTX(op).empty())
+    return true;
+  return op->getDialect() && op->getDialect()->getNamespace() == "mbarrier" &&
+         !namedBarrierOpOf(op) && !isa<AllocOp, ViewOp, RemoteViewOp, PtrOp>(op);
+}
+
+/// The first async-proxy read of `symbol` after `store` in program order
+/// (its block, then after the scf.if / execute_region / loop around it: a
+/// loop's last trip) with no op between them that stopsDirectScan; null
+/// where such an op comes first. `barrier`: the first thread barrier on
+/// the way, or null.
+Operation *readBeforeProxyFence(Operation *store, Attribute symbol,
+                                Operation *fn, Operation *&barrier) {
+  Operation *op = store;
+  while (true) {
+    Operation *next = op->getNextNode();
+    if (!next) {
+      Operation *parent = op->getParentOp();
+      if (parent == fn ||
+          !(isIfOp(parent) || isExecuteRegion(parent) || isLoop(parent)))
+        return nullptr;
+      op = parent;
+      continue;
+    }
+    op = next;
+    Operation *found = nullptr;
+    bool stop = false;
+    op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+      if (stopsDirectScan(inner)) {
+        stop = true;
+        return WalkResult::interrupt();
+      }
+      if (readsAsyncProxy(inner, symbol)) {
+        found = inner;
+        return WalkResult::interrupt();
+      }
+      if (!barrier && (isThreadBarrier(inner) || namedBarrierOpOf(inner)))
+        barrier = inner;
+      return WalkResult::advance();
+    });
+    if (stop)
+      return nullptr;
+    if (found)
+      return found;
+  }
+}
+
 /// Class 19 (see the file comment).
 void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
   // The async-proxy readers of each global, and the waits in program order.
@@ -199,38 +266,65 @@ void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
     if (!address || isRemoteMemoryAccess(op))
       return;
     Attribute symbol = allocationOf(address);
-    if (!symbol)
+    if (!symbol || llvm::none_of(readers, [&](const auto &reader) {
+          return reader.first == symbol;
+        }))
       return;
-    Operation *arrival = nullptr;
-    for (auto &[readSymbol, reader] : readers) {
-      if (readSymbol != symbol)
-        continue;
-      // The reader waits on the barrier the store is handed off by.
-      arrival = arrival ? arrival : arrivalBeforeProxyFence(op, fn);
-      if (!arrival)
-        return;
+    // Handed to the reader by an arrival whose group the reader waits on.
+    if (Operation *arrival = arrivalBeforeProxyFence(op, fn)) {
       Value group = barrierOf(arrival)->root;
-      bool handedOff = llvm::any_of(waits, [&](Operation *wait) {
-        return barrierOf(wait)->root == group &&
-               order.lookup(wait) < order.lookup(reader);
-      });
-      if (!handedOff)
-        continue;
-      out.report(op, Severity::Warning, kProxyFenceSlot)
-          << "stores to shared memory (" << symbol
-          << ") through the generic proxy, which " << reader->getName()
-          << " reads through the async proxy, and the arrival that hands it "
-             "to the reader follows with no fence.proxy.async in between: "
-             "the barrier's release and acquire order the generic proxy "
-             "only, so the reader may see stale data (put "
-             "fence.proxy.async.shared::cta, CUTLASS's "
-             "fence_view_async_shared(), after the stores and before the "
-             "arrival)";
-      out.note(op, kProxyFenceSlot, arrival->getLoc(), "handed off here");
-      out.note(op, kProxyFenceSlot, reader->getLoc(),
-               "read through the async proxy here");
+      for (auto &[readSymbol, reader] : readers) {
+        bool handedOff =
+            readSymbol == symbol &&
+            llvm::any_of(waits, [&](Operation *wait) {
+              return barrierOf(wait)->root == group &&
+                     order.lookup(wait) < order.lookup(reader);
+            });
+        if (!handedOff)
+          continue;
+        out.report(op, Severity::Warning, kProxyFenceSlot)
+            << "stores to shared memory (" << symbol
+            << ") through the generic proxy, which " << reader->getName()
+            << " reads through the async proxy, and the arrival that hands "
+               "it to the reader follows with no fence.proxy.async in "
+               "between: the barrier's release and acquire order the "
+               "generic proxy only, so the reader may see stale data (put "
+               "fence.proxy.async.shared::cta, CUTLASS's "
+               "fence_view_async_shared(), after the stores and before the "
+               "arrival)";
+        out.note(op, kProxyFenceSlot, arrival->getLoc(), "handed off here");
+        out.note(op, kProxyFenceSlot, reader->getLoc(),
+                 "read through the async proxy here");
+        return;
+      }
       return;
     }
+    // Read after it in program order, past thread barriers at most: the
+    // report is at the reader (one per reader).
+    Operation *barrier = nullptr;
+    Operation *reader = readBeforeProxyFence(op, symbol, fn, barrier);
+    if (!reader)
+      return;
+    auto diag = out.report(reader, Severity::Warning, kProxyFenceSlot);
+    diag << "reads shared memory (" << symbol
+         << ") through the async proxy that a store through the generic "
+            "proxy wrote before it";
+    if (barrier)
+      diag << ", past a thread barrier (bar.sync, a named barrier), with no "
+              "fence.proxy.async in between: the barrier orders the generic "
+              "proxy only";
+    else
+      diag << " with no fence.proxy.async in between: program order does "
+              "not order the proxies";
+    diag << ", so the read may see stale data (put "
+            "fence.proxy.async.shared::cta, CUTLASS's "
+            "fence_view_async_shared(), after the stores"
+         << (barrier ? " and before the barrier)" : " and before the read)");
+    out.note(reader, kProxyFenceSlot, op->getLoc(),
+             "the generic-proxy store");
+    if (barrier)
+      out.note(reader, kProxyFenceSlot, barrier->getLoc(),
+               "the thread barrier");
   });
 }
 
