@@ -60,18 +60,10 @@ CORPORA = {
     "heldout2": dict(
         at_least=15,
         known_misses={
-            "cuda_guide_tma_1d.bug-no-syncthreads-before-store":
-                "thread 0's bulk store of a buffer the other threads write, with no CTA barrier in between: silent",
-            "tk_lcsf_store.bug-finished-before-read-wait":
-                "output stage released to the consumers before the TMA store's wait_group.read: silent",
-            "cutlass_epi_store_pipeline.bug-no-fence-view-async-shared":
-                "generic-proxy smem writes read by a TMA store with no fence.proxy.async: silent",
             "cutlass_sm80_multistage.bug-gmem-wait-without-syncthreads":
                 "cp.async.wait_group without the __syncthreads, then a read of another warp's copied row: silent",
             "cuda_guide_dsmem_histogram.bug-no-cluster-sync-after-adds":
                 "remote atomicrmw on DSMEM (ptr<7>) followed by exit with no cluster barrier: silent (stores warn)",
-            "cutlass_ws_lagging_release.bug-k-pipe-mmas-2":
-                "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
         },
         known_false_alarms={
         },

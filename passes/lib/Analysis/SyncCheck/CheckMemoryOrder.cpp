@@ -24,7 +24,14 @@
 // store's source: the same global), handed to the reader by an mbarrier
 // arrival with no `fence.proxy.async` between the store and the arrival on
 // the way there: the barrier's release/acquire orders the generic proxy
-// only. A warning (the stale read shows in some launches only).
+// only. Where no arrival comes first: the first async-proxy read of the
+// global after the store in program order (out of the scf.if, execute_region
+// or loop around it), past thread barriers only (bar.sync, bar.arrive,
+// bar.warp.sync, named barriers: they too order the generic proxy only),
+// with no fence, mbarrier op, cluster barrier, call or inline PTX before it
+// (CUTLASS's epilogue without fence_view_async_shared() before its
+// EpilogueBarrier sync). A warning (the stale read shows in some launches
+// only).
 //
 //===----------------------------------------------------------------------===//
 #include "NamedBarriers.h"
@@ -318,8 +325,11 @@ void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
               "not order the proxies";
     diag << ", so the read may see stale data (put "
             "fence.proxy.async.shared::cta, CUTLASS's "
-            "fence_view_async_shared(), after the stores"
-         << (barrier ? " and before the barrier)" : " and before the read)");
+            "fence_view_async_shared(), after the stores";
+    if (barrier)
+      diag << " and before the barrier)";
+    else
+      diag << " and before the read)";
     out.note(reader, kProxyFenceSlot, op->getLoc(),
              "the generic-proxy store");
     if (barrier)
