@@ -248,8 +248,59 @@ Operation *readBeforeProxyFence(Operation *store, Attribute symbol,
   }
 }
 
+/// The byte offsets of `address` at the points of `set`, or none where
+/// one does not evaluate.
+std::optional<SmallVector<int64_t>>
+offsetsAt(const Address &address, const llvm::BitVector &set,
+          SPMDModel &model) {
+  SmallVector<int64_t> offsets;
+  for (unsigned b : set.set_bits()) {
+    int64_t offset = address.constant;
+    for (auto [index, scale] : address.scaled) {
+      std::optional<int64_t> v = model.evalInt(index, model.point(b));
+      if (!v)
+        return std::nullopt;
+      offset += *v * scale;
+    }
+    offsets.push_back(offset);
+  }
+  return offsets;
+}
+
+/// Whether the generic-proxy `store` certainly writes none of the bytes
+/// that the bulk store `reader` reads: both addresses evaluate at every
+/// point that runs them, and each write ends at or before each source's
+/// start (a box reads upward from it) or, for a plain bulk store of a
+/// constant size, starts past its end.
+bool writesOutsideSource(Operation *store, Operation *reader,
+                         SPMDModel &model) {
+  Value source = bulkStoreSource(reader);
+  MemoryWrite write = memoryWriteOf(store);
+  if (!source || !write.address || !model.countable())
+    return false;
+  std::optional<Address> from = decomposeAddress(source);
+  std::optional<Address> to = decomposeAddress(write.address);
+  const ExecSet &readers = actingPoints(reader, model);
+  const ExecSet &writers = actingPoints(store, model);
+  if (!from || !to || !readers || !writers || !from->sameAllocation(*to))
+    return false;
+  std::optional<int64_t> size;
+  if (Value bytes = bulkStoreSize(reader))
+    size = constantOf(bytes);
+  auto starts = offsetsAt(*from, *readers, model);
+  auto writes = offsetsAt(*to, *writers, model);
+  if (!starts || !writes)
+    return false;
+  for (int64_t w : *writes)
+    for (int64_t s : *starts)
+      if (w + write.bytes > s && !(size && w >= s + *size))
+        return false;
+  return true;
+}
+
 /// Class 19 (see the file comment).
-void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
+void checkProxyFences(FunctionOpInterface fn, SPMDModel &model,
+                      Reporter &out) {
   // The async-proxy readers of each global, and the waits in program order.
   SmallVector<std::pair<Attribute, Operation *>> readers;
   llvm::DenseMap<Operation *, unsigned> order;
@@ -310,7 +361,7 @@ void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
     // report is at the reader (one per reader).
     Operation *barrier = nullptr;
     Operation *reader = readBeforeProxyFence(op, symbol, fn, barrier);
-    if (!reader)
+    if (!reader || writesOutsideSource(op, reader, model))
       return;
     auto diag = out.report(reader, Severity::Warning, kProxyFenceSlot);
     diag << "reads shared memory (" << symbol
@@ -366,7 +417,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
 
   if (!isStructured(fn))
     return;
-  checkProxyFences(fn, out);
+  checkProxyFences(fn, model, out);
   // Relaxed remote arrivals after stores with no fence, per thread. Without
   // a known block size the whole CTA is one point (every path must store).
   size_t points = model.countable() ? model.ranks() * model.threads() : 1;
