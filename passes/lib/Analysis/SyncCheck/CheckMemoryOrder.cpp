@@ -24,14 +24,14 @@
 // store's source: the same global), handed to the reader by an mbarrier
 // arrival with no `fence.proxy.async` between the store and the arrival on
 // the way there: the barrier's release/acquire orders the generic proxy
-// only. Where no arrival comes first: the first async-proxy read of the
-// global after the store in program order (out of the scf.if, execute_region
-// or loop around it), past thread barriers only (bar.sync, bar.arrive,
+// only. Where no arrival comes first: the first bulk store from the global
+// after the store in program order (out of the scf.if, execute_region or
+// loop around it), past thread barriers only (bar.sync, bar.arrive,
 // bar.warp.sync, named barriers: they too order the generic proxy only),
-// with no fence, mbarrier op, cluster barrier, call or inline PTX before it
-// (CUTLASS's epilogue without fence_view_async_shared() before its
-// EpilogueBarrier sync). A warning (the stale read shows in some launches
-// only).
+// with no fence, mbarrier op, cluster barrier, call or inline PTX before
+// it, that reads the written bytes (CUTLASS's epilogue without
+// fence_view_async_shared() before its EpilogueBarrier sync). A warning
+// (the stale read shows in some launches only).
 //
 //===----------------------------------------------------------------------===//
 #include "NamedBarriers.h"
@@ -182,16 +182,11 @@ Operation *arrivalBeforeProxyFence(Operation *store, Operation *fn) {
   }
 }
 
-/// Whether `op` reads a global of `symbols` through the async proxy.
-bool readsAsyncProxy(Operation *op, Attribute symbol) {
-  for (Value read : asyncProxySharedReads(op)) {
-    SmallVector<Attribute> symbols;
-    unsigned work = 0;
-    allocationsOf(read, symbols, &work);
-    if (llvm::is_contained(symbols, symbol))
-      return true;
-  }
-  return false;
+/// Whether `op` is a bulk store from the global `symbol` (a wgmma reads
+/// through a descriptor whose bytes the scan does not compare).
+bool bulkStoreFrom(Operation *op, Attribute symbol) {
+  Value source = bulkStoreSource(op);
+  return source && allocationOf(source) == symbol;
 }
 
 /// Whether the scan for a direct read stops at `op`: a fence.proxy.async,
@@ -207,8 +202,8 @@ bool stopsDirectScan(Operation *op) {
          !namedBarrierOpOf(op) && !isa<AllocOp, ViewOp, RemoteViewOp, PtrOp>(op);
 }
 
-/// The first async-proxy read of `symbol` after `store` in program order
-/// (its block, then after the scf.if / execute_region / loop around it: a
+/// The first bulk store from `symbol` after `store` in program order (its
+/// block, then after the scf.if / execute_region / loop around it: a
 /// loop's last trip) with no op between them that stopsDirectScan; null
 /// where such an op comes first. `barrier`: the first thread barrier on
 /// the way, or null.
@@ -233,7 +228,7 @@ Operation *readBeforeProxyFence(Operation *store, Attribute symbol,
         stop = true;
         return WalkResult::interrupt();
       }
-      if (readsAsyncProxy(inner, symbol)) {
+      if (bulkStoreFrom(inner, symbol)) {
         found = inner;
         return WalkResult::interrupt();
       }
@@ -248,54 +243,110 @@ Operation *readBeforeProxyFence(Operation *store, Attribute symbol,
   }
 }
 
-/// The byte offsets of `address` at the points of `set`, or none where
-/// one does not evaluate.
-std::optional<SmallVector<int64_t>>
-offsetsAt(const Address &address, const llvm::BitVector &set,
-          SPMDModel &model) {
-  SmallVector<int64_t> offsets;
-  for (unsigned b : set.set_bits()) {
-    int64_t offset = address.constant;
-    for (auto [index, scale] : address.scaled) {
-      std::optional<int64_t> v = model.evalInt(index, model.point(b));
-      if (!v)
-        return std::nullopt;
-      offset += *v * scale;
+/// An address as its allocation plus a constant and a sum of SSA values
+/// times constants: through the GEP indices, integer casts that keep the
+/// value, additions, and multiplications by a constant.
+struct LinearAddress {
+  Address allocation;
+  int64_t constant = 0;
+  llvm::MapVector<Value, int64_t> terms;
+
+  void add(Value v, int64_t scale, unsigned depth = 0) {
+    if (std::optional<int64_t> c = constantOf(v)) {
+      constant += *c * scale;
+      return;
     }
-    offsets.push_back(offset);
+    Operation *def = v.getDefiningOp();
+    if (def && depth < 16) {
+      if (isIntegerCast(def) && !isIntegerTrunc(def))
+        return add(def->getOperand(0), scale, depth + 1);
+      if (isIntegerAdd(def)) {
+        add(def->getOperand(0), scale, depth + 1);
+        return add(def->getOperand(1), scale, depth + 1);
+      }
+      if (isIntegerMul(def))
+        for (unsigned i = 0; i < 2; ++i)
+          if (std::optional<int64_t> c = constantOf(def->getOperand(i)))
+            return add(def->getOperand(1 - i), scale * *c, depth + 1);
+    }
+    terms[v] += scale;
   }
-  return offsets;
+};
+
+std::optional<LinearAddress> linearAddressOf(Value ptr) {
+  std::optional<Address> address = decomposeAddress(ptr);
+  if (!address)
+    return std::nullopt;
+  LinearAddress linear{*address, address->constant, {}};
+  for (auto [index, scale] : address->scaled)
+    linear.add(index, scale);
+  return linear;
 }
 
-/// Whether the generic-proxy `store` certainly writes none of the bytes
-/// that the bulk store `reader` reads: both addresses evaluate at every
-/// point that runs them, and each write ends at or before each source's
-/// start (a box reads upward from it) or, for a plain bulk store of a
-/// constant size, starts past its end.
-bool writesOutsideSource(Operation *store, Operation *reader,
-                         SPMDModel &model) {
-  Value source = bulkStoreSource(reader);
+/// Whether the generic-proxy `store` writes into the first bytes that the
+/// bulk store `reader` reads (16, the smallest box, or all of a plain bulk
+/// store of a constant size) at some pair of points that run them: a term
+/// of both addresses with the same factor cancels where its value is the
+/// same at every point (uniform), the others are evaluated at the points.
+/// False where it does not, or where that cannot be decided.
+bool writesIntoSource(Operation *store, Operation *reader, SPMDModel &model) {
   MemoryWrite write = memoryWriteOf(store);
-  if (!source || !write.address || !model.countable())
+  if (!write.address || !model.countable())
     return false;
-  std::optional<Address> from = decomposeAddress(source);
-  std::optional<Address> to = decomposeAddress(write.address);
-  const ExecSet &readers = actingPoints(reader, model);
+  std::optional<LinearAddress> to = linearAddressOf(write.address);
+  std::optional<LinearAddress> from = linearAddressOf(bulkStoreSource(reader));
   const ExecSet &writers = actingPoints(store, model);
-  if (!from || !to || !readers || !writers || !from->sameAllocation(*to))
+  const ExecSet &readers = actingPoints(reader, model);
+  if (!to || !from || !writers || !readers ||
+      !to->allocation.sameAllocation(from->allocation))
     return false;
-  std::optional<int64_t> size;
-  if (Value bytes = bulkStoreSize(reader))
-    size = constantOf(bytes);
-  auto starts = offsetsAt(*from, *readers, model);
-  auto writes = offsetsAt(*to, *writers, model);
-  if (!starts || !writes)
+  int64_t bytes = 16;
+  if (Value size = bulkStoreSize(reader)) {
+    std::optional<int64_t> n = constantOf(size);
+    if (!n)
+      return false;
+    bytes = *n;
+  }
+  // The terms left after the cancellation, with their factors.
+  SmallVector<std::pair<Value, int64_t>> written, read;
+  for (auto [v, factor] : to->terms) {
+    auto it = from->terms.find(v);
+    if (it != from->terms.end() && it->second == factor && model.uniform(v))
+      continue;
+    written.push_back({v, factor});
+  }
+  for (auto [v, factor] : from->terms) {
+    auto it = to->terms.find(v);
+    if (it != to->terms.end() && it->second == factor && model.uniform(v))
+      continue;
+    read.push_back({v, factor});
+  }
+  auto offsets = [&](ArrayRef<std::pair<Value, int64_t>> terms,
+                     int64_t constant, const llvm::BitVector &set)
+      -> std::optional<SmallVector<std::pair<Point, int64_t>>> {
+    SmallVector<std::pair<Point, int64_t>> out;
+    for (unsigned b : set.set_bits()) {
+      Point p = model.point(b);
+      int64_t offset = constant;
+      for (auto [v, factor] : terms) {
+        std::optional<int64_t> value = model.evalInt(v, p);
+        if (!value)
+          return std::nullopt;
+        offset += *value * factor;
+      }
+      out.push_back({p, offset});
+    }
+    return out;
+  };
+  auto writes = offsets(written, to->constant, *writers);
+  auto starts = offsets(read, from->constant, *readers);
+  if (!writes || !starts)
     return false;
-  for (int64_t w : *writes)
-    for (int64_t s : *starts)
-      if (w + write.bytes > s && !(size && w >= s + *size))
-        return false;
-  return true;
+  for (auto [p, w] : *writes)
+    for (auto [q, start] : *starts)
+      if (p.rank == q.rank && w < start + bytes && w + write.bytes > start)
+        return true;
+  return false;
 }
 
 /// Class 19 (see the file comment).
@@ -357,11 +408,11 @@ void checkProxyFences(FunctionOpInterface fn, SPMDModel &model,
       }
       return;
     }
-    // Read after it in program order, past thread barriers at most: the
-    // report is at the reader (one per reader).
+    // Read by a bulk store after it in program order, past thread barriers
+    // at most: the report is at the reader (one per reader).
     Operation *barrier = nullptr;
     Operation *reader = readBeforeProxyFence(op, symbol, fn, barrier);
-    if (!reader || writesOutsideSource(op, reader, model))
+    if (!reader || !writesIntoSource(op, reader, model))
       return;
     auto diag = out.report(reader, Severity::Warning, kProxyFenceSlot);
     diag << "reads shared memory (" << symbol
