@@ -188,6 +188,8 @@ void checkCarriedRelease(ArriveOp release, const BarrierKey &released,
   for (Operation *op = stageWait->getNextNode(); op && op != yield;
        op = op->getNextNode())
     groups.step(op);
+  // The next trip's MMAs read its own stage.
+  groups.window = false;
   for (size_t i = path.size(); i > 0; --i)
     for (Operation &op : *path[i - 1]->getBlock()) {
       if (&op == path[i - 1])
