@@ -86,6 +86,7 @@ struct MBarrierCheckSyncPass
       timed("init", [&] { checkInit(target, model, out); });
       timed("ranks", [&] { checkRanks(target, model, out); });
       timed("staging-buffers", [&] { checkStagingBuffers(target, model, out); });
+      timed("store-sources", [&] { checkStoreSources(target, model, out); });
       timed("wgmma-release", [&] { checkWgmmaRelease(target, model, out); });
       timed("named-barriers", [&] { checkNamedBarriers(target, model, out); });
       timed("ring-counters", [&] { checkRingCounters(target, model, out); });

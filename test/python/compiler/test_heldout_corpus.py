@@ -69,14 +69,6 @@ CORPORA = {
     "heldout2": dict(
         at_least=15,
         known_misses={
-            "cuda_guide_tma_1d.bug-no-syncthreads-before-store":
-                "thread 0's bulk store of a buffer the other threads write, with no CTA barrier in between: silent",
-            "tk_lcsf_store.bug-finished-before-read-wait":
-                "output stage released to the consumers before the TMA store's wait_group.read: silent",
-            "cutlass_epi_store_pipeline.bug-no-fence-view-async-shared":
-                "generic-proxy smem writes read by a TMA store with no fence.proxy.async: silent",
-            "cutlass_ws_lagging_release.bug-k-pipe-mmas-2":
-                "lagging release after wgmma.wait_group 2 leaves the released stage's wgmma pending: silent",
         },
         known_false_alarms={
         },

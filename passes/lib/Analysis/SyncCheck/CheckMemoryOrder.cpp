@@ -24,9 +24,17 @@
 // store's source: the same global), handed to the reader by an mbarrier
 // arrival with no `fence.proxy.async` between the store and the arrival on
 // the way there: the barrier's release/acquire orders the generic proxy
-// only. A warning (the stale read shows in some launches only).
+// only. Where no arrival comes first: the first bulk store from the global
+// after the store in program order (out of the scf.if, execute_region or
+// loop around it), past thread barriers only (bar.sync, bar.arrive,
+// bar.warp.sync, named barriers: they too order the generic proxy only),
+// with no fence, mbarrier op, cluster barrier, call or inline PTX before
+// it, that reads the written bytes (CUTLASS's epilogue without
+// fence_view_async_shared() before its EpilogueBarrier sync). A warning
+// (the stale read shows in some launches only).
 //
 //===----------------------------------------------------------------------===//
+#include "NamedBarriers.h"
 #include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 
@@ -174,8 +182,176 @@ Operation *arrivalBeforeProxyFence(Operation *store, Operation *fn) {
   }
 }
 
+/// Whether `op` is a bulk store from the global `symbol` (a wgmma reads
+/// through a descriptor whose bytes the scan does not compare).
+bool bulkStoreFrom(Operation *op, Attribute symbol) {
+  Value source = bulkStoreSource(op);
+  return source && allocationOf(source) == symbol;
+}
+
+/// Whether the scan for a direct read stops at `op`: a fence.proxy.async,
+/// an mbarrier op (the hand-off rule's), or something that may fence
+/// otherwise (a cluster barrier, a call, inline PTX). Thread barriers
+/// (bar.sync, bar.arrive, bar.warp.sync, named barriers) do not stop it:
+/// they order the generic proxy only.
+bool stopsDirectScan(Operation *op) {
+  if (isAsyncProxySharedFence(op) || isClusterArrive(op) ||
+      isClusterWait(op) || isOpaqueCall(op) || !inlinePTX(op).empty())
+    return true;
+  return op->getDialect() && op->getDialect()->getNamespace() == "mbarrier" &&
+         !namedBarrierOpOf(op) && !isa<AllocOp, ViewOp, RemoteViewOp, PtrOp>(op);
+}
+
+/// The first bulk store from `symbol` after `store` in program order (its
+/// block, then after the scf.if / execute_region / loop around it: a
+/// loop's last trip) with no op between them that stopsDirectScan; null
+/// where such an op comes first. `barrier`: the first thread barrier on
+/// the way, or null.
+Operation *readBeforeProxyFence(Operation *store, Attribute symbol,
+                                Operation *fn, Operation *&barrier) {
+  Operation *op = store;
+  while (true) {
+    Operation *next = op->getNextNode();
+    if (!next) {
+      Operation *parent = op->getParentOp();
+      if (parent == fn ||
+          !(isIfOp(parent) || isExecuteRegion(parent) || isLoop(parent)))
+        return nullptr;
+      op = parent;
+      continue;
+    }
+    op = next;
+    Operation *found = nullptr;
+    bool stop = false;
+    op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+      if (stopsDirectScan(inner)) {
+        stop = true;
+        return WalkResult::interrupt();
+      }
+      if (bulkStoreFrom(inner, symbol)) {
+        found = inner;
+        return WalkResult::interrupt();
+      }
+      if (!barrier && (isThreadBarrier(inner) || namedBarrierOpOf(inner)))
+        barrier = inner;
+      return WalkResult::advance();
+    });
+    if (stop)
+      return nullptr;
+    if (found)
+      return found;
+  }
+}
+
+/// An address as its allocation plus a constant and a sum of SSA values
+/// times constants: through the GEP indices, integer casts that keep the
+/// value, additions, and multiplications by a constant.
+struct LinearAddress {
+  Address allocation;
+  int64_t constant = 0;
+  llvm::MapVector<Value, int64_t> terms;
+
+  void add(Value v, int64_t scale, unsigned depth = 0) {
+    if (std::optional<int64_t> c = constantOf(v)) {
+      constant += *c * scale;
+      return;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def && depth < 16) {
+      if (isIntegerCast(def) && !isIntegerTrunc(def))
+        return add(def->getOperand(0), scale, depth + 1);
+      if (isIntegerAdd(def)) {
+        add(def->getOperand(0), scale, depth + 1);
+        return add(def->getOperand(1), scale, depth + 1);
+      }
+      if (isIntegerMul(def))
+        for (unsigned i = 0; i < 2; ++i)
+          if (std::optional<int64_t> c = constantOf(def->getOperand(i)))
+            return add(def->getOperand(1 - i), scale * *c, depth + 1);
+    }
+    terms[v] += scale;
+  }
+};
+
+std::optional<LinearAddress> linearAddressOf(Value ptr) {
+  std::optional<Address> address = decomposeAddress(ptr);
+  if (!address)
+    return std::nullopt;
+  LinearAddress linear{*address, address->constant, {}};
+  for (auto [index, scale] : address->scaled)
+    linear.add(index, scale);
+  return linear;
+}
+
+/// Whether the generic-proxy `store` writes into the first bytes that the
+/// bulk store `reader` reads (16, the smallest box, or all of a plain bulk
+/// store of a constant size) at some pair of points that run them: a term
+/// of both addresses with the same factor cancels where its value is the
+/// same at every point (uniform), the others are evaluated at the points.
+/// False where it does not, or where that cannot be decided.
+bool writesIntoSource(Operation *store, Operation *reader, SPMDModel &model) {
+  MemoryWrite write = memoryWriteOf(store);
+  if (!write.address || !model.countable())
+    return false;
+  std::optional<LinearAddress> to = linearAddressOf(write.address);
+  std::optional<LinearAddress> from = linearAddressOf(bulkStoreSource(reader));
+  const ExecSet &writers = actingPoints(store, model);
+  const ExecSet &readers = actingPoints(reader, model);
+  if (!to || !from || !writers || !readers ||
+      !to->allocation.sameAllocation(from->allocation))
+    return false;
+  int64_t bytes = 16;
+  if (Value size = bulkStoreSize(reader)) {
+    std::optional<int64_t> n = constantOf(size);
+    if (!n)
+      return false;
+    bytes = *n;
+  }
+  // The terms left after the cancellation, with their factors.
+  SmallVector<std::pair<Value, int64_t>> written, read;
+  for (auto [v, factor] : to->terms) {
+    auto it = from->terms.find(v);
+    if (it != from->terms.end() && it->second == factor && model.uniform(v))
+      continue;
+    written.push_back({v, factor});
+  }
+  for (auto [v, factor] : from->terms) {
+    auto it = to->terms.find(v);
+    if (it != to->terms.end() && it->second == factor && model.uniform(v))
+      continue;
+    read.push_back({v, factor});
+  }
+  auto offsets = [&](ArrayRef<std::pair<Value, int64_t>> terms,
+                     int64_t constant, const llvm::BitVector &set)
+      -> std::optional<SmallVector<std::pair<Point, int64_t>>> {
+    SmallVector<std::pair<Point, int64_t>> out;
+    for (unsigned b : set.set_bits()) {
+      Point p = model.point(b);
+      int64_t offset = constant;
+      for (auto [v, factor] : terms) {
+        std::optional<int64_t> value = model.evalInt(v, p);
+        if (!value)
+          return std::nullopt;
+        offset += *value * factor;
+      }
+      out.push_back({p, offset});
+    }
+    return out;
+  };
+  auto writes = offsets(written, to->constant, *writers);
+  auto starts = offsets(read, from->constant, *readers);
+  if (!writes || !starts)
+    return false;
+  for (auto [p, w] : *writes)
+    for (auto [q, start] : *starts)
+      if (p.rank == q.rank && w < start + bytes && w + write.bytes > start)
+        return true;
+  return false;
+}
+
 /// Class 19 (see the file comment).
-void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
+void checkProxyFences(FunctionOpInterface fn, SPMDModel &model,
+                      Reporter &out) {
   // The async-proxy readers of each global, and the waits in program order.
   SmallVector<std::pair<Attribute, Operation *>> readers;
   llvm::DenseMap<Operation *, unsigned> order;
@@ -199,38 +375,68 @@ void checkProxyFences(FunctionOpInterface fn, Reporter &out) {
     if (!address || isRemoteMemoryAccess(op))
       return;
     Attribute symbol = allocationOf(address);
-    if (!symbol)
+    if (!symbol || llvm::none_of(readers, [&](const auto &reader) {
+          return reader.first == symbol;
+        }))
       return;
-    Operation *arrival = nullptr;
-    for (auto &[readSymbol, reader] : readers) {
-      if (readSymbol != symbol)
-        continue;
-      // The reader waits on the barrier the store is handed off by.
-      arrival = arrival ? arrival : arrivalBeforeProxyFence(op, fn);
-      if (!arrival)
-        return;
+    // Handed to the reader by an arrival whose group the reader waits on.
+    if (Operation *arrival = arrivalBeforeProxyFence(op, fn)) {
       Value group = barrierOf(arrival)->root;
-      bool handedOff = llvm::any_of(waits, [&](Operation *wait) {
-        return barrierOf(wait)->root == group &&
-               order.lookup(wait) < order.lookup(reader);
-      });
-      if (!handedOff)
-        continue;
-      out.report(op, Severity::Warning, kProxyFenceSlot)
-          << "stores to shared memory (" << symbol
-          << ") through the generic proxy, which " << reader->getName()
-          << " reads through the async proxy, and the arrival that hands it "
-             "to the reader follows with no fence.proxy.async in between: "
-             "the barrier's release and acquire order the generic proxy "
-             "only, so the reader may see stale data (put "
-             "fence.proxy.async.shared::cta, CUTLASS's "
-             "fence_view_async_shared(), after the stores and before the "
-             "arrival)";
-      out.note(op, kProxyFenceSlot, arrival->getLoc(), "handed off here");
-      out.note(op, kProxyFenceSlot, reader->getLoc(),
-               "read through the async proxy here");
+      for (auto &[readSymbol, reader] : readers) {
+        bool handedOff =
+            readSymbol == symbol &&
+            llvm::any_of(waits, [&](Operation *wait) {
+              return barrierOf(wait)->root == group &&
+                     order.lookup(wait) < order.lookup(reader);
+            });
+        if (!handedOff)
+          continue;
+        out.report(op, Severity::Warning, kProxyFenceSlot)
+            << "stores to shared memory (" << symbol
+            << ") through the generic proxy, which " << reader->getName()
+            << " reads through the async proxy, and the arrival that hands "
+               "it to the reader follows with no fence.proxy.async in "
+               "between: the barrier's release and acquire order the "
+               "generic proxy only, so the reader may see stale data (put "
+               "fence.proxy.async.shared::cta, CUTLASS's "
+               "fence_view_async_shared(), after the stores and before the "
+               "arrival)";
+        out.note(op, kProxyFenceSlot, arrival->getLoc(), "handed off here");
+        out.note(op, kProxyFenceSlot, reader->getLoc(),
+                 "read through the async proxy here");
+        return;
+      }
       return;
     }
+    // Read by a bulk store after it in program order, past thread barriers
+    // at most: the report is at the reader (one per reader).
+    Operation *barrier = nullptr;
+    Operation *reader = readBeforeProxyFence(op, symbol, fn, barrier);
+    if (!reader || !writesIntoSource(op, reader, model))
+      return;
+    auto diag = out.report(reader, Severity::Warning, kProxyFenceSlot);
+    diag << "reads shared memory (" << symbol
+         << ") through the async proxy that a store through the generic "
+            "proxy wrote before it";
+    if (barrier)
+      diag << ", past a thread barrier (bar.sync, a named barrier), with no "
+              "fence.proxy.async in between: the barrier orders the generic "
+              "proxy only";
+    else
+      diag << " with no fence.proxy.async in between: program order does "
+              "not order the proxies";
+    diag << ", so the read may see stale data (put "
+            "fence.proxy.async.shared::cta, CUTLASS's "
+            "fence_view_async_shared(), after the stores";
+    if (barrier)
+      diag << " and before the barrier)";
+    else
+      diag << " and before the read)";
+    out.note(reader, kProxyFenceSlot, op->getLoc(),
+             "the generic-proxy store");
+    if (barrier)
+      out.note(reader, kProxyFenceSlot, barrier->getLoc(),
+               "the thread barrier");
   });
 }
 
@@ -262,7 +468,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
 
   if (!isStructured(fn))
     return;
-  checkProxyFences(fn, out);
+  checkProxyFences(fn, model, out);
   // Relaxed remote arrivals after stores with no fence, per thread. Without
   // a known block size the whole CTA is one point (every path must store).
   size_t points = model.countable() ? model.ranks() * model.threads() : 1;

@@ -14,10 +14,14 @@
 // stage) to a later arrival on a barrier of the same stage (the index built from the same value, a
 // pipeline's `stage` and `stage + D`, or both constants), the wgmma groups
 // issued after the wait (before the next wait: an unrolled trip's next
-// tile reads another stage) and still pending at the arrival. A warning: the
-// race loses only in some launches. A release of another trip's stage (a
-// slot carried to the next trip, after `wait_group 1`) is not judged, nor
-// is an MMA in a nested loop that commits or waits.
+// tile reads another stage) and still pending at the arrival. A release of
+// the previous trip's stage (CUTLASS's mma(): the slot waited for carried
+// to the next trip as an scf.for iter_arg, released there after
+// `warpgroup_wait<K_PIPE_MMAS>()`) is judged over the two trips: the MMAs
+// after that wait to the end of the body, then the commits and waits from
+// the body's start to the release. A warning: the race loses only in some
+// launches. An MMA in a nested loop that commits or waits is not
+// judged.
 //
 //===----------------------------------------------------------------------===//
 #include "mbarrier/Analysis/SyncCheck/SyncModel.h"
@@ -31,8 +35,10 @@ using Severity = Reporter::Severity;
 namespace {
 
 /// The value a barrier index is built from: through casts and the
-/// addition of a constant (a pipeline's empty barriers, `stage + D`).
-Value stageOf(Value index) {
+/// addition of a constant (a pipeline's empty barriers, `stage + D`), and
+/// the constants added on the way.
+std::pair<Value, int64_t> stageAndOffsetOf(Value index) {
+  int64_t offset = 0;
   for (unsigned i = 0; i < 16 && index; ++i) {
     Operation *def = index.getDefiningOp();
     if (isIntegerCast(def)) {
@@ -40,19 +46,23 @@ Value stageOf(Value index) {
       continue;
     }
     if (isIntegerAdd(def)) {
-      if (constantOf(def->getOperand(1))) {
+      if (std::optional<int64_t> c = constantOf(def->getOperand(1))) {
+        offset += *c;
         index = def->getOperand(0);
         continue;
       }
-      if (constantOf(def->getOperand(0))) {
+      if (std::optional<int64_t> c = constantOf(def->getOperand(0))) {
+        offset += *c;
         index = def->getOperand(1);
         continue;
       }
     }
     break;
   }
-  return index;
+  return {index, offset};
 }
+
+Value stageOf(Value index) { return stageAndOffsetOf(index).first; }
 
 bool sameStage(const BarrierKey &a, const BarrierKey &b) {
   if (a.constIndex && b.constIndex)
@@ -105,6 +115,90 @@ struct Groups {
   }
 };
 
+/// The warning at `release` where an MMA of `groups` may still run.
+void reportPendingMma(ArriveOp release, const Groups &groups, bool carried,
+                      Reporter &out) {
+  auto [mma, committed] = groups.pending();
+  if (groups.unknown || !mma)
+    return;
+  auto diag = out.report(release, Severity::Warning, kWgmmaReleaseSlot);
+  diag << "releases a stage while a wgmma.mma_async that reads it may "
+          "still run: ";
+  if (committed)
+    diag << "no nvvm.wgmma.wait.group.sync.aligned between them frees its "
+            "group (wait_group N keeps the newest N groups pending)";
+  else
+    diag << "its group is not committed (nvvm.wgmma.commit.group.sync."
+            "aligned) before the release, and no wait frees an open group";
+  diag << ", so the producer's next copy into the stage can overwrite "
+          "operands the MMA has not read yet (facebookexperimental/"
+          "triton#1278): ";
+  if (carried)
+    diag << "the stage is the previous trip's, so wait with wait_group 1 "
+            "at most (CUTLASS's warpgroup_wait<K_PIPE_MMAS>() with the "
+            "release K_PIPE_MMAS stages behind)";
+  else
+    diag << "wait for it with wait_group 0, or release the stage one trip "
+            "later after wait_group 1";
+  out.note(release, kWgmmaReleaseSlot, mma->getLoc(),
+           "the wgmma.mma_async that reads the stage");
+}
+
+/// A release of the stage that the previous trip waited for (CUTLASS's
+/// mma(): consumer_release of smem_pipe_release, one stage behind the
+/// wait): the index built from an iter_arg of the scf.for around it whose
+/// yielded value builds the index of a wait in the body. The MMAs from that
+/// wait to the end of the body, then the commits and waits from the body's
+/// start to the release. `path`: the release and the scf.if ops around
+/// it, the last one in the body.
+void checkCarriedRelease(ArriveOp release, const BarrierKey &released,
+                         ArrayRef<Operation *> path, Reporter &out) {
+  if (released.constIndex)
+    return;
+  auto arg = dyn_cast<BlockArgument>(stageOf(released.index));
+  if (!arg || arg.getArgNumber() == 0)
+    return;
+  Operation *loop = arg.getOwner()->getParentOp();
+  Block *body = arg.getOwner();
+  if (!isForLoop(loop) || path.back()->getBlock() != body)
+    return;
+  Operation *yield = body->getTerminator();
+  unsigned carriedIndex = arg.getArgNumber() - 1;
+  if (!yield || carriedIndex >= yield->getNumOperands())
+    return;
+  auto [carried, carriedOffset] =
+      stageAndOffsetOf(yield->getOperand(carriedIndex));
+  Operation *stageWait = nullptr;
+  for (Operation &op : *body) {
+    std::optional<BarrierKey> waited =
+        isa<WaitOp>(&op) ? barrierOf(&op) : std::nullopt;
+    if (!waited || waited->constIndex || stageOf(waited->index) != carried)
+      continue;
+    // Another barrier of the stage: another group, or the index of the
+    // same stage value plus another constant (the full barrier `stage`,
+    // the empty one `stage + D`).
+    if (waited->root != released.root ||
+        stageAndOffsetOf(waited->index).second !=
+            carriedOffset + stageAndOffsetOf(released.index).second)
+      stageWait = &op;
+  }
+  if (!stageWait || !stageWait->isBeforeInBlock(path.back()))
+    return;
+  Groups groups;
+  for (Operation *op = stageWait->getNextNode(); op && op != yield;
+       op = op->getNextNode())
+    groups.step(op);
+  // The next trip's MMAs read its own stage.
+  groups.window = false;
+  for (size_t i = path.size(); i > 0; --i)
+    for (Operation &op : *path[i - 1]->getBlock()) {
+      if (&op == path[i - 1])
+        break;
+      groups.step(&op);
+    }
+  reportPendingMma(release, groups, /*carried=*/true, out);
+}
+
 } // namespace
 
 void checksync::checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
@@ -143,7 +237,7 @@ void checksync::checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
       at = parent;
     }
     if (!stageWait)
-      return;
+      return checkCarriedRelease(release, *released, path, out);
     // The groups from the wait to the release: the ops after the wait in
     // its block, then in each block inward, the ops before the next one.
     Groups groups;
@@ -156,23 +250,6 @@ void checksync::checkWgmmaRelease(FunctionOpInterface fn, SPMDModel &model,
           break;
         groups.step(&op);
       }
-    auto [mma, committed] = groups.pending();
-    if (groups.unknown || !mma)
-      return;
-    auto diag = out.report(release, Severity::Warning, kWgmmaReleaseSlot);
-    diag << "releases a stage while a wgmma.mma_async that reads it may "
-            "still run: ";
-    if (committed)
-      diag << "no nvvm.wgmma.wait.group.sync.aligned between them frees its "
-              "group (wait_group N keeps the newest N groups pending)";
-    else
-      diag << "its group is not committed (nvvm.wgmma.commit.group.sync."
-              "aligned) before the release, and no wait frees an open group";
-    diag << ", so the producer's next copy into the stage can overwrite "
-            "operands the MMA has not read yet (facebookexperimental/"
-            "triton#1278): wait for it with wait_group 0, or release the "
-            "stage one trip later after wait_group 1";
-    out.note(release, kWgmmaReleaseSlot, mma->getLoc(),
-             "the wgmma.mma_async that reads the stage");
+    reportPendingMma(release, groups, /*carried=*/false, out);
   });
 }

@@ -322,6 +322,24 @@ Value checksync::bulkStoreSource(Operation *op) {
   return {};
 }
 
+Value checksync::bulkStoreSize(Operation *op) {
+  if (auto copy = dyn_cast<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(op))
+    return copy.getSize();
+  return {};
+}
+
+bool checksync::isOrderedMemoryAccess(Operation *op) {
+  if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
+    return true;
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return load.getVolatile_() ||
+           load.getOrdering() != LLVM::AtomicOrdering::not_atomic;
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return store.getVolatile_() ||
+           store.getOrdering() != LLVM::AtomicOrdering::not_atomic;
+  return false;
+}
+
 bool checksync::isBulkCommitGroup(Operation *op) {
   return isa<NVVM::CpAsyncBulkCommitGroupOp>(op);
 }
@@ -352,6 +370,20 @@ MemoryWrite checksync::memoryWriteOf(Operation *op) {
   return {};
 }
 
+/// The bytes of an integer or float type of whole bytes, or of an array
+/// of such; none for another type.
+static std::optional<int64_t> byteSizeOf(Type type) {
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    std::optional<int64_t> elem = byteSizeOf(array.getElementType());
+    if (!elem)
+      return std::nullopt;
+    return *elem * int64_t(array.getNumElements());
+  }
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
 std::optional<Address> checksync::decomposeAddress(Value ptr) {
   Address address;
   for (unsigned depth = 0; depth < 64; ++depth) {
@@ -369,18 +401,28 @@ std::optional<Address> checksync::decomposeAddress(Value ptr) {
       address.base = ptr;
       return address;
     }
-    Type elem = gep.getElemType();
-    if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
+    // The first index steps over whole elements, each further one into an
+    // array element (`gep %g[0, %i] : !llvm.array<N x T>`).
+    Type type = gep.getElemType();
+    bool first = true;
+    for (auto index : gep.getIndices()) {
+      if (!first) {
+        auto array = dyn_cast<LLVM::LLVMArrayType>(type);
+        if (!array)
+          return std::nullopt;
+        type = array.getElementType();
+      }
+      first = false;
+      std::optional<int64_t> scale = byteSizeOf(type);
+      if (!scale)
+        return std::nullopt;
+      if (auto attr = dyn_cast<IntegerAttr>(index))
+        address.constant += attr.getInt() * *scale;
+      else
+        address.scaled.push_back({cast<Value>(index), *scale});
+    }
+    if (first)
       return std::nullopt;
-    int64_t scale = elem.getIntOrFloatBitWidth() / 8;
-    auto indices = gep.getIndices();
-    if (std::distance(indices.begin(), indices.end()) != 1)
-      return std::nullopt;
-    auto index = *indices.begin();
-    if (auto attr = dyn_cast<IntegerAttr>(index))
-      address.constant += attr.getInt() * scale;
-    else
-      address.scaled.push_back({cast<Value>(index), scale});
     ptr = gep.getBase();
   }
   return std::nullopt;

@@ -33,6 +33,8 @@ enum ReportSlot : unsigned {
   kSeveralInitSlot = 83,       // class 8, init by several threads
   kRankSlot = 90,              // class 9
   kStagingSlot = 100,          // class 10
+  kStagingUnorderedSlot = 101, // class 10, a source written by another thread, no barrier
+  kStagingReleaseSlot = 102,   // class 10, a source released before the read wait
   kNeverCompletesSlot = 105,   // class 11, more threads than arrive
   kTwoCountsSlot = 106,        // class 11, one id two counts
   kUnbalancedSyncsSlot = 107,  // class 11, a warp syncs more often than another
@@ -76,6 +78,8 @@ inline constexpr ReportSlot kAllReportSlots[] = {
     kSeveralInitSlot,
     kRankSlot,
     kStagingSlot,
+    kStagingUnorderedSlot,
+    kStagingReleaseSlot,
     kNeverCompletesSlot,
     kTwoCountsSlot,
     kUnbalancedSyncsSlot,

@@ -263,6 +263,11 @@ void checkInit(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkRanks(FunctionOpInterface fn, SPMDModel &model, Reporter &out);
 void checkStagingBuffers(FunctionOpInterface fn, SPMDModel &model,
                          Reporter &out);
+/// Class 10 between threads: a bulk store's source written by another
+/// thread with no barrier, or released before the read wait
+/// (CheckStoreSources.cpp).
+void checkStoreSources(FunctionOpInterface fn, SPMDModel &model,
+                       Reporter &out);
 void checkNamedBarriers(FunctionOpInterface fn, SPMDModel &model,
                         Reporter &out);
 void checkDeadlock(FunctionOpInterface fn, SPMDModel &model, Reporter &out);

@@ -108,6 +108,11 @@ bool isAsyncProxySharedFence(Operation *op);
 /// op.
 SmallVector<Value, 2> asyncProxySharedReads(Operation *op);
 
+/// An access that may order threads through memory: an atomic
+/// (llvm.atomicrmw, cmpxchg), or a load or store that is atomic or
+/// volatile.
+bool isOrderedMemoryAccess(Operation *op);
+
 /// A store to memory: llvm.store, nvvm.stmatrix, or an op of the memref or
 /// vector dialect with a write effect on its memref.
 bool isStore(Operation *op);
@@ -145,6 +150,8 @@ bool isBulkCopy(Operation *op);
 /// pending reading their sources).
 Value bulkStoreSource(Operation *op);
 bool isBulkCommitGroup(Operation *op);
+/// The byte count of a plain (non-tensor) bulk store, or null.
+Value bulkStoreSize(Operation *op);
 struct BulkWait {
   int64_t groups;
   bool read;
@@ -223,8 +230,9 @@ MemoryWrite memoryWriteOf(Operation *op);
 /// A pointer as an allocation plus a byte offset: the allocation is a
 /// global's symbol (llvm.mlir.addressof) or else the value the chain starts
 /// from; the offset `constant + sum(index * scale)` over the indices of
-/// llvm.getelementptr (one index each, of an integer or float element
-/// type) through llvm.addrspacecast. None where a step is anything else.
+/// llvm.getelementptr (of an integer or float element type, one index; or
+/// of an array of those, the further indices into its elements) through
+/// llvm.addrspacecast. None where a step is anything else.
 struct Address {
   Attribute symbol;
   Value base;
