@@ -93,7 +93,7 @@ void Counter::collect() {
     Operation *ctx = contextOf(op, fn);
     if (auto init = dyn_cast<InitOp>(op))
       return inits.push_back(init);
-    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op))
+    if (isa<MBarrierWaitOpInterface>(op))
       return waits.push_back(op);
     if (auto ptr = dyn_cast<PtrOp>(op))
       return collectCopies(ptr);

@@ -389,7 +389,7 @@ struct InitState {
 /// another barrier), calls.
 bool mayOrderThreads(Operation *op) {
   if (isThreadBarrier(op) || isClusterWait(op) ||
-      isa<WaitOp, TryWaitOp, TestWaitOp, CallOpInterface>(op))
+      isa<MBarrierWaitOpInterface, CallOpInterface>(op))
     return true;
   if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
     StringRef ptx = asmOp.getAsmString();

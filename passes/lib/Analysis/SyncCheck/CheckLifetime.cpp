@@ -517,7 +517,7 @@ void checksync::checkLifetime(FunctionOpInterface fn, SPMDModel &model,
   });
   SmallVector<Operation *> waits;
   fn->walk([&](Operation *op) {
-    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op)) {
+    if (isa<MBarrierWaitOpInterface>(op)) {
       waits.push_back(op);
       if (llvm::is_contained(remoteTargets, barrierOf(op)->root))
         drains = true;

@@ -358,7 +358,7 @@ void checkProxyFences(FunctionOpInterface fn, SPMDModel &model,
   SmallVector<Operation *> waits;
   fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
     order.try_emplace(op, order.size());
-    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op))
+    if (isa<MBarrierWaitOpInterface>(op))
       waits.push_back(op);
     for (Value read : asyncProxySharedReads(op)) {
       SmallVector<Attribute> symbols;
@@ -447,7 +447,7 @@ void checksync::checkMemoryOrder(FunctionOpInterface fn, SPMDModel &model,
   SmallVector<Value> remote = remotelyArrived(fn, model);
 
   fn->walk([&](Operation *op) {
-    if (isa<WaitOp, TryWaitOp, TestWaitOp>(op)) {
+    if (isa<MBarrierWaitOpInterface>(op)) {
       std::optional<Scope> scope;
       if (auto w = dyn_cast<WaitOp>(op))
         scope = w.getScope();

@@ -232,7 +232,7 @@ static bool synchronizesIn(Operation *loop) {
   return loop
       ->walk([](Operation *op) {
         std::optional<NamedBarrierOpInfo> named = namedBarrierOpOf(op);
-        bool sync = isa<WaitOp, TryWaitOp, TestWaitOp, CallOpInterface>(op) ||
+        bool sync = isa<MBarrierWaitOpInterface, CallOpInterface>(op) ||
                     isCTABarrier(op) || isClusterWait(op) ||
                     (named && named->waits);
         if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {

@@ -348,7 +348,7 @@ bool writtenAfterWaitOn(Value root, const Address &source, Operation *fn) {
           for (Operation *prev = at->getPrevNode(); prev;
                prev = prev->getPrevNode()) {
             std::optional<BarrierKey> key =
-                isa<WaitOp, TryWaitOp, TestWaitOp>(prev) ? barrierOf(prev)
+                isa<MBarrierWaitOpInterface>(prev) ? barrierOf(prev)
                                                          : std::nullopt;
             if (key && key->root == root)
               return WalkResult::interrupt();
