@@ -7,7 +7,8 @@ cluster is reached through a remote view whose arrivals lower to the
 - ``compile(module, chip=...)``: mbarrier IR -> PTX -> cubin (a
   ``CompiledKernel``; ``.launch(...)`` runs it where a GPU is present);
   ``mbarrier_dialect.compiler`` (compile), ``.launch`` (launch),
-  ``.cli`` (the ``mbarrier-compile`` command line).
+  ``.errors`` (``CompileError``, ``SyncCheckWarning``), ``.cli`` (the
+  ``mbarrier-compile`` command line, also ``python -m mbarrier_dialect``).
 - ``mbarrier_dialect.lang``: the Python frontend (kernels, values with
   operators, control flow, barriers); guide in docs/lang.md.
 - ``mbarrier_dialect.dialects.mbarrier``: the op classes.
