@@ -105,8 +105,6 @@ CORPORA = {
                 "staging buffer rewritten by other threads after thread 128's wait_group.read with no barrier: silent",
             "cute_bw_mma_copy.bug-no-proxy-fence-before-mma":
                 "generic-proxy smem writes read by tcgen05.mma with no fence.proxy.async: silent",
-            "gluon_multicta_ws.bug-cluster-sync-in-load-partition":
-                "the init's cluster barrier reached by the load role only (every launch hangs): silent",
             "tlx_bw_gemm_ws.bug-tmem-phase-per-tile":
                 "tensor-memory buffer phase t & 1 where (t / 2) & 1 is right: silent",
         },
