@@ -85,8 +85,6 @@ CORPORA = {
     "heldout4": dict(
         at_least=15,
         known_misses={
-            "fastcu_cluster_multicast.bug-no-cluster-sync-before-exit":
-                "no cluster barrier before exit while peers' remote empty arrivals may still land: silent",
             "gluon_wgmma_pipelined.bug-mma-wait-two-outstanding":
                 "warpgroup_mma_wait(2) before refilling a slot an in-flight wgmma reads: silent",
             "gluon_tcgen05_pipelined.bug-acc-commit-by-another-thread":
