@@ -85,8 +85,6 @@ CORPORA = {
     "heldout4": dict(
         at_least=15,
         known_misses={
-            "fastcu_cluster_multicast.bug-no-cluster-sync-before-exit":
-                "no cluster barrier before exit while peers' remote empty arrivals may still land: silent",
             "gluon_wgmma_pipelined.bug-mma-wait-two-outstanding":
                 "warpgroup_mma_wait(2) before refilling a slot an in-flight wgmma reads: silent",
             "gluon_tcgen05_pipelined.bug-acc-commit-by-another-thread":
@@ -105,8 +103,6 @@ CORPORA = {
                 "staging buffer rewritten by other threads after thread 128's wait_group.read with no barrier: silent",
             "cute_bw_mma_copy.bug-no-proxy-fence-before-mma":
                 "generic-proxy smem writes read by tcgen05.mma with no fence.proxy.async: silent",
-            "gluon_multicta_ws.bug-cluster-sync-in-load-partition":
-                "the init's cluster barrier reached by the load role only (every launch hangs): silent",
             "tlx_bw_gemm_ws.bug-tmem-phase-per-tile":
                 "tensor-memory buffer phase t & 1 where (t / 2) & 1 is right: silent",
         },

@@ -85,10 +85,11 @@ std::optional<APInt> InstanceBuilder::evalFresh(Value v, Point p,
     PointSource source = pointSourceOf(def);
     if (allowParameters &&
         (source == PointSource::CTA || source == PointSource::Launch)) {
-      // The CTA's id: 0; a launch dimension: the sample.
+      // The CTA's id and the cluster's: 0 (the first cluster of the grid,
+      // which every launch has); a launch dimension: the sample.
       usedParameters = true;
-      return APInt(64, source == PointSource::CTA ? 0 : sample)
-          .zextOrTrunc(width);
+      bool first = source == PointSource::CTA || isClusterIndex(def);
+      return APInt(64, first ? 0 : sample).zextOrTrunc(width);
     }
   }
   return evalArith(def, width, [&](unsigned i) {

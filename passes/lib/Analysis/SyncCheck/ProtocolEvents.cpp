@@ -18,6 +18,11 @@ bool InstanceBuilder::push(SyncEvent event) {
   work += 3;
   if (!charge())
     return fail(__LINE__);
+  // After a cluster barrier of some lanes, an event of the others: they
+  // would not wait for those lanes (clusterBarrier()).
+  if (clusterLanes && (lanes & ~clusterLanes) &&
+      event.key != kClusterBarrierKey)
+    return fail(__LINE__);
   event.trip = trip;
   trace->push_back(event);
   if (copyTrace)
@@ -104,13 +109,8 @@ bool InstanceBuilder::leaf(Operation *op) {
   if (std::optional<NamedBarrierOpInfo> info = namedBarrierOpOf(op))
     return named(op, info->waits);
   bool arrives = isClusterArrive(op);
-  if (arrives || isClusterWait(op)) {
-    if (lanes != fullLanes())
-      return fail(__LINE__);
-    return push({arrives ? SyncEvent::Arrive : SyncEvent::Wait, op,
-                 kClusterBarrierKey, 0, llvm::popcount(lanes), 0, arrives,
-                 -1});
-  }
+  if (arrives || isClusterWait(op))
+    return clusterBarrier(op, arrives);
   if (std::optional<CpAsyncArrive> arrive = cpAsyncMBarrierArriveOf(op))
     return cpAsyncArrive(op, *arrive);
   if (copyTrace)
@@ -131,6 +131,26 @@ bool InstanceBuilder::leaf(Operation *op) {
   if (auto wait = dyn_cast<WaitOp>(op))
     return waitOp(wait);
   return fail(__LINE__); // try_wait, test_wait, pipes, sequences
+}
+
+bool InstanceBuilder::clusterBarrier(Operation *op, bool arrives) {
+  // By some lanes of the warp (a role branch: one lane's cluster arrive and
+  // wait, the tutorial's "cannot be used inside a warp_specialize block"):
+  // the warp is taken to arrive whole, the other lanes' arrivals of that
+  // phase counted ahead of them (they come at their own next cluster
+  // arrive, which is counted again: more arrivals than there are, so a
+  // phase that still does not complete does not in any launch), and to
+  // block whole at the wait, which holds while the other lanes make no
+  // event but cluster barriers from there on (push()). One split of the
+  // warp only, and not where cp.async events are followed per lane.
+  if (lanes != fullLanes()) {
+    if (copyTrace || (clusterLanes && clusterLanes != lanes))
+      return fail(__LINE__);
+    clusterLanes = lanes;
+  }
+  return push({arrives ? SyncEvent::Arrive : SyncEvent::Wait, op,
+               kClusterBarrierKey, 0, llvm::popcount(fullLanes()), 0, arrives,
+               -1});
 }
 
 bool InstanceBuilder::named(Operation *op, bool waits) {

@@ -92,6 +92,7 @@ public:
         ++epoch;
         trip = -1;
         lanes = fullLanes();
+        clusterLanes = 0;
         trace = &out.traces[rank * perCTA + warp];
         if (cpAsync)
           copyTrace = &out.copies[rank * perCTA + warp];
@@ -214,6 +215,9 @@ private:
 
   bool leaf(Operation *op);
 
+  /// A cluster arrive or wait (the count-less barrier of the cluster).
+  bool clusterBarrier(Operation *op, bool arrives);
+
   /// A named-barrier op; a warp arrives for its threads (as class 11
   /// counts), also where only some of its lanes execute the op (thread 0
   /// alone at a bar.sync: the barrier counts the warp). Lanes of one warp
@@ -250,6 +254,7 @@ private:
   uint32_t lanes = 0;
   bool skip = false;
   bool partialNamed = false; // a named-barrier op by some lanes of the warp
+  uint32_t clusterLanes = 0; // the lanes of a cluster barrier by some lanes
   bool allowParameters = false;
   bool cpAsync = false;
   std::vector<SyncEvent> *trace = nullptr;

@@ -78,6 +78,13 @@ SpecialReg checksync::specialRegisterOf(Operation *op) {
   return reg;
 }
 
+bool checksync::isClusterIndex(Operation *op) {
+  using R = SpecialReg;
+  R reg = specialRegisterOf(op);
+  return reg == R::ClusterIdX || reg == R::ClusterIdY ||
+         reg == R::ClusterIdZ || isa<gpu::ClusterIdOp>(op);
+}
+
 PointSource checksync::pointSourceOf(Operation *op) {
   using R = SpecialReg;
   switch (specialRegisterOf(op)) {

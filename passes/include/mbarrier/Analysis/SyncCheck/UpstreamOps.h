@@ -50,6 +50,10 @@ enum class PointSource {
           // any other special register or gpu id op)
 };
 PointSource pointSourceOf(Operation *op);
+/// Whether `op` reads the cluster's id in the grid (`%clusterid.x/y/z`,
+/// gpu.cluster_id): a launch value to pointSourceOf (the same in every CTA
+/// of the cluster), which differs from one cluster to the next.
+bool isClusterIndex(Operation *op);
 /// Whether `v` is the same for every thread of a CTA: built, by ops without
 /// side effects (divisions included), from constants, kernel parameters,
 /// launch dimensions, CTA ids and the induction variables of scf.for loops
