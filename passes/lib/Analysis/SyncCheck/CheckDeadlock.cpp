@@ -32,12 +32,18 @@
 // the next phase of its parity after the last one it saw: its parity does
 // not follow the barrier's phases.
 //
-// Silence (no run) where the model cannot decide: a cluster of several CTAs,
-// an unknown block, unstructured control flow, a call it cannot see, a loop
-// other than an scf.for of constant trips, an op whose points, id, count,
-// index or parity are unknown or differ within a warp, a polling wait
-// (other than a spin loop on a test_wait / try_wait: a wait), an
-// arrival on another CTA, a barrier initialized twice or never.
+// The events come from the protocol model (ProtocolModel.h): every CTA of a
+// declared cluster (CTA 0 of the grid's first cluster and its peers), loops
+// of constant trips and loops bounded by kernel parameters (one instance per
+// sampled trip count), remote arrivals with their target CTAs, a cluster
+// barrier reached by some lanes of a warp taken as the warp's. Silence (no
+// run) where the model cannot decide: a cluster of several CTAs that the
+// kernel does not declare, an unknown block, unstructured control flow, a
+// call it cannot see, a loop whose trips it can neither count nor sample, an
+// op whose points, id, count, index or parity are unknown or differ within a
+// warp, a polling wait (other than a spin loop on a test_wait / try_wait: a
+// wait), a barrier initialized twice or never; past the work budget, a
+// remark.
 //
 //===----------------------------------------------------------------------===//
 #define DEBUG_TYPE "mbarrier-protocol"
