@@ -91,8 +91,6 @@ CORPORA = {
                 "warpgroup_mma_wait(2) before refilling a slot an in-flight wgmma reads: silent",
             "gluon_tcgen05_pipelined.bug-acc-commit-by-another-thread":
                 "tcgen05.commit of acc_bar by a thread that issued no MMA: silent",
-            "cccl_transform_ublkcp.bug-expect-tile-padding":
-                "expect-tx counts 128 bytes of padding never copied (every launch hangs): silent",
             "fa2_bwd_cpasync.bug-no-syncthreads-after-ds-store":
                 "dS stored to shared memory and read by other warps with no CTA barrier between: silent",
             "cutedsl_persistent_gemm.bug-release-per-warpgroup":
