@@ -95,8 +95,6 @@ CORPORA = {
                 "dS stored to shared memory and read by other warps with no CTA barrier between: silent",
             "cutedsl_persistent_gemm.bug-release-per-warpgroup":
                 "release per warpgroup on a per-warp count (every launch hangs): a warning on the BUG line, the error on the pipe.init",
-            "cute_sgemm_sm80.bug-syncthreads-without-cp-async-wait":
-                "__syncthreads with no cp.async.wait before it: a warning on the earlier wait_group 1, not on the marked lines",
             "cutlass_mma_pipelined.bug-write-stage-not-toggled":
                 "the write stage of a double buffer never toggled (a stage overwritten while read): silent",
             "fastcu_tma_store_epilogue.bug-store-wait-without-barrier":
