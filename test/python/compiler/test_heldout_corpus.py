@@ -93,8 +93,6 @@ CORPORA = {
                 "tcgen05.commit of acc_bar by a thread that issued no MMA: silent",
             "fa2_bwd_cpasync.bug-no-syncthreads-after-ds-store":
                 "dS stored to shared memory and read by other warps with no CTA barrier between: silent",
-            "cutedsl_persistent_gemm.bug-release-per-warpgroup":
-                "release per warpgroup on a per-warp count (every launch hangs): a warning on the BUG line, the error on the pipe.init",
             "cutlass_mma_pipelined.bug-write-stage-not-toggled":
                 "the write stage of a double buffer never toggled (a stage overwritten while read): silent",
             "fastcu_tma_store_epilogue.bug-store-wait-without-barrier":
