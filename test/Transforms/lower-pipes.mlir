@@ -28,10 +28,12 @@ func.func @init_counts() {
   %p = mbarrier.pipe.create %g : !mbarrier.group<4> -> !mbarrier.pipe<2, tma, producers = 2, consumers = 5, cluster = [2, 2], multicast = rowcol>
   // CHECK-DAG: %[[FULL:.*]] = arith.constant 2 : i32
   // CHECK-DAG: %[[EMPTY:.*]] = arith.constant 15 : i32
-  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[FULL]]
-  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[FULL]]
-  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[EMPTY]]
-  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[EMPTY]]
+  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[FULL]] : !mbarrier.group<4>
+  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[FULL]] : !mbarrier.group<4>
+  // The empty barriers' inits carry the mark the checker reads (their count
+  // is the consumers the type declares).
+  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[EMPTY]] {mbarrier.consumer_count} : !mbarrier.group<4>
+  // CHECK: mbarrier.init %[[G]][%{{.*}}], %[[EMPTY]] {mbarrier.consumer_count} : !mbarrier.group<4>
   // CHECK-NOT: mbarrier.init
   mbarrier.pipe.init %p : !mbarrier.pipe<2, tma, producers = 2, consumers = 5, cluster = [2, 2], multicast = rowcol>
   return

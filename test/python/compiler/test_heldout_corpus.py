@@ -89,14 +89,8 @@ CORPORA = {
                 "warpgroup_mma_wait(2) before refilling a slot an in-flight wgmma reads: silent",
             "gluon_tcgen05_pipelined.bug-acc-commit-by-another-thread":
                 "tcgen05.commit of acc_bar by a thread that issued no MMA: silent",
-            "cccl_transform_ublkcp.bug-expect-tile-padding":
-                "expect-tx counts 128 bytes of padding never copied (every launch hangs): silent",
             "fa2_bwd_cpasync.bug-no-syncthreads-after-ds-store":
                 "dS stored to shared memory and read by other warps with no CTA barrier between: silent",
-            "cutedsl_persistent_gemm.bug-release-per-warpgroup":
-                "release per warpgroup on a per-warp count (every launch hangs): a warning on the BUG line, the error on the pipe.init",
-            "cute_sgemm_sm80.bug-syncthreads-without-cp-async-wait":
-                "__syncthreads with no cp.async.wait before it: a warning on the earlier wait_group 1, not on the marked lines",
             "cutlass_mma_pipelined.bug-write-stage-not-toggled":
                 "the write stage of a double buffer never toggled (a stage overwritten while read): silent",
             "fastcu_tma_store_epilogue.bug-store-wait-without-barrier":

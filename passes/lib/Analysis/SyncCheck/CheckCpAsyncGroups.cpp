@@ -56,10 +56,13 @@
 // the read wants the racing copy's data: reported at the writer's wait that
 // completes the copy where no CTA barrier follows that wait before the
 // thread's next wait (cp.async.wait_group is per thread: CUTLASS's
-// gmem_wait() without its __syncthreads()); else at the writer's last
-// cp.async.wait_group before the point it had to complete by (the wait is
-// the bug: its N is too large), with notes at the copy and the read, or at
-// the read where no wait precedes.
+// gmem_wait() without its __syncthreads()); else, where the writer passes
+// another CTA barrier between its last wait and the barrier it had to
+// complete by, at that barrier (no wait of its own before it: the
+// mainloop's cp_async_wait left out, its __syncthreads kept); else at the
+// writer's last cp.async.wait_group before the point it had to complete by
+// (the wait is the bug: its N is too large), with notes at the copy and the
+// read, or at the read where no wait precedes.
 //
 // Severity: an error where no loop bound depends on a kernel parameter (the
 // one instance is every launch of the declared shape: the race runs on
@@ -150,6 +153,33 @@ public:
         result = std::make_pair(e.op, committed - 1 - c.group);
     }
     return result;
+  }
+
+  /// Whether `race.limit` is a CTA-wide barrier of the writer and its lane
+  /// passes another one between its last wait_group before it (after the
+  /// copy) and it: that wait was published by the earlier barrier, and the
+  /// barrier the read follows has no wait of its own before it (CUTLASS's
+  /// cp_async_wait left out of the mainloop, its __syncthreads kept).
+  bool barrierWithoutWait(const Race &race) const {
+    const CopyRecord &c = *race.copy;
+    const std::vector<AsyncCopyEvent> &trace = in.copies[c.warp];
+    if (race.limit == kPending || race.limit >= trace.size() ||
+        trace[race.limit].kind != AsyncCopyEvent::Sync ||
+        !ctaWideArrive(c.warp, race.limit))
+      return false;
+    auto mine = [&](size_t pos, AsyncCopyEvent::Kind kind) {
+      return trace[pos].kind == kind && ((trace[pos].lanes >> c.lane) & 1);
+    };
+    std::optional<size_t> last;
+    for (size_t pos = c.pos + 1; pos < race.limit; ++pos)
+      if (mine(pos, AsyncCopyEvent::WaitGroup))
+        last = pos;
+    if (!last)
+      return false;
+    for (size_t pos = *last + 1; pos < race.limit; ++pos)
+      if (mine(pos, AsyncCopyEvent::Sync) && ctaWideArrive(c.warp, pos))
+        return true;
+    return false;
   }
 
   /// Whether the wait that completed `race.copy` is one the reader also
@@ -545,6 +575,25 @@ void report(InstanceQuery &query, const Race &race, Severity severity,
   std::optional<std::pair<Operation *, int64_t>> wait;
   if (race.limit != kPending)
     wait = query.lastWaitOf(race);
+  if (wait && query.barrierWithoutWait(race)) {
+    Operation *barrier = in.copies[c.warp][race.limit].op;
+    out.report(barrier, severity, kCpAsyncGroupSlot)
+        << "orders a read by thread " << p.reader << p.cta
+        << " of shared memory that a cp.async copy (by " << p.who
+        << ") may still be writing" << p.some
+        << ": no cp.async.wait_group of the copying "
+           "thread completes the copy's group between its previous CTA "
+           "barrier and this one, and a CTA barrier does not wait for "
+           "cp.async copies; wait (cp.async.wait_group) before this barrier";
+    out.note(barrier, kCpAsyncGroupSlot, wait->first->getLoc(),
+             "the copying thread's last cp.async.wait_group, before its "
+             "previous CTA barrier");
+    out.note(barrier, kCpAsyncGroupSlot, p.copyOp->getLoc(),
+             "the cp.async copy whose group is pending");
+    out.note(barrier, kCpAsyncGroupSlot, p.readOp->getLoc(),
+             "the read of its destination");
+    return;
+  }
   if (wait) {
     int64_t newer = std::max<int64_t>(wait->second, 0);
     out.report(wait->first, severity, kCpAsyncGroupSlot)

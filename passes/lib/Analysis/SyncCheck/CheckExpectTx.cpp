@@ -8,7 +8,9 @@
 //   CTA: more expected than copied never completes the phase, fewer
 //   completes it before the data has landed (checkBytes); with a barrier
 //   index that differs between the threads, per thread (a ring per warp:
-//   checkBytesPerThread);
+//   checkBytesPerThread); with byte counts that do not evaluate (a kernel
+//   parameter), as linear forms where all run once in one block
+//   (checkBytesSymbolic);
 // - across contexts (a persistent tile loop that issues each tile's first
 //   k-step before its k loop, the others in it under a condition on the k
 //   index): per *step*, an arrive_expect_tx and the copies onto the same
@@ -31,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
+#include "mbarrier/Analysis/SyncCheck/UpstreamOps.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -122,15 +125,20 @@ void Counter::checkBytes() {
     PerRank expected(ranks, 0), brought(ranks, 0);
     for (const Event *e : group) {
       std::optional<PerRank> amounts = perRank(*e);
-      if (!amounts)
+      if (!amounts) {
+        if (checkBytesSymbolic(group, landing, key))
+          return;
         return checkBytesPerThread(group, landing);
+      }
       for (int64_t r = 0; r < ranks; ++r)
         expected[r] += (*amounts)[r];
     }
     for (const Event *c : landing) {
       std::optional<PerRank> amounts = perRank(*c);
-      if (!amounts)
+      if (!amounts) {
+        checkBytesSymbolic(group, landing, key);
         return;
+      }
       for (int64_t r = 0; r < ranks; ++r)
         brought[r] += (*amounts)[r];
     }
@@ -155,6 +163,95 @@ void Counter::checkBytes() {
       return;
     }
   });
+}
+
+namespace {
+/// A sum of constant multiples of SSA values, plus a constant.
+struct LinearForm {
+  llvm::DenseMap<Value, int64_t> terms;
+  int64_t constant = 0;
+};
+} // namespace
+
+/// Adds `scale` x `v` to `form`, through integer additions and
+/// multiplications by a constant; anything else is a term of its own.
+static void addLinear(Value v, int64_t scale, LinearForm &form,
+                      unsigned depth = 0) {
+  if (std::optional<int64_t> c = constantOf(v)) {
+    form.constant += scale * *c;
+    return;
+  }
+  Operation *def = v.getDefiningOp();
+  if (def && depth < 16 && isIntegerAdd(def)) {
+    addLinear(def->getOperand(0), scale, form, depth + 1);
+    addLinear(def->getOperand(1), scale, form, depth + 1);
+    return;
+  }
+  if (def && depth < 16 && isIntegerMul(def))
+    for (unsigned i = 0; i < 2; ++i)
+      if (std::optional<int64_t> c = constantOf(def->getOperand(i))) {
+        addLinear(def->getOperand(1 - i), scale * *c, form, depth + 1);
+        return;
+      }
+  form.terms[v] += scale;
+}
+
+/// The byte counts of the expect-tx ops and of the copies do not evaluate,
+/// yet every one of them runs once, unconditionally, in one block, by the
+/// same threads, on the executing CTA's own barrier: then each thread's
+/// expected bytes less its copies' bytes is one linear form over the SSA
+/// values of that block's execution, and where it is a nonzero constant the
+/// bytes differ by it for every value of the kernel parameters (each
+/// thread's surplus adds up per CTA). Returns whether it decided.
+bool Counter::checkBytesSymbolic(ArrayRef<const Event *> group,
+                                 ArrayRef<const Event *> landing,
+                                 const BarrierKey &key) {
+  if (landing.empty())
+    return false;
+  Block *block = group.front()->op->getBlock();
+  const ExecSet &set = model.execSet(group.front()->op);
+  if (!set || set->none())
+    return false;
+  LinearForm diff;
+  auto add = [&](const Event *e, int64_t sign) {
+    if (e->op->getBlock() != block || e->pred || e->mask || !e->local ||
+        (!e->key.constIndex && !model.uniform(e->key.index)))
+      return false;
+    const ExecSet &s = model.execSet(e->op);
+    if (!s || *s != *set)
+      return false;
+    if (e->amount)
+      addLinear(e->amount, sign, diff);
+    else
+      diff.constant += sign * e->constAmount.value_or(0);
+    return true;
+  };
+  for (const Event *e : group)
+    if (!add(e, 1))
+      return false;
+  for (const Event *c : landing)
+    if (!add(c, -1))
+      return false;
+  if (llvm::any_of(diff.terms, [](auto &t) { return t.second != 0; }))
+    return false;
+  if (diff.constant == 0)
+    return true;
+  int64_t rank = model.point(set->find_first()).rank;
+  Severity severity = bytesSeverity(group, key, rank);
+  int64_t more = diff.constant > 0 ? diff.constant : -diff.constant;
+  if (diff.constant > 0)
+    out.report(group.front()->op, severity, kExpectTxSlot)
+        << "expects " << more
+        << " transaction bytes more than the bulk copies that complete on "
+           "the barrier bring, for every value of the kernel parameters: "
+           "the phase never completes";
+  else
+    out.report(group.front()->op, severity, kExpectTxSlot)
+        << "expects " << more
+        << " transaction bytes fewer than the bulk copies that complete on "
+           "the barrier bring, for every value of the kernel parameters: "
+           "the phase can complete before all the data has landed";
+  return true;
 }
 
 /// An amount per point of `e`'s executing set (where its `if %pred`

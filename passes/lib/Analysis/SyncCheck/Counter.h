@@ -76,6 +76,11 @@ private:
   void checkBytes();
   void checkBytesPerThread(ArrayRef<const Event *> group,
                            ArrayRef<const Event *> landing);
+  /// Where the bytes do not evaluate (a tile size from a kernel parameter):
+  /// whether they compare as linear forms; reports a mismatch.
+  bool checkBytesSymbolic(ArrayRef<const Event *> group,
+                          ArrayRef<const Event *> landing,
+                          const BarrierKey &key);
   void checkBytesPerStep();
   /// The severity of a byte-count mismatch of `group` on `key`'s barrier
   /// (of CTA `rank`, -1: any): an error where a wait on it follows in every

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #define DEBUG_TYPE "mbarrier-protocol"
 #include "DeadlockRun.h"
+#include "mbarrier/Dialect/MBarrier/Transforms/PipeLowering.h"
 
 using namespace mlir;
 using namespace mlir::mbarrier;
@@ -148,11 +149,19 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
     bool ended = llvm::all_of(arrivers.set_bits(),
                               [&](unsigned u) { return run.done[u]; });
     bool same = !ended && arrivers == waiting;
-    Reporter::Message message =
-        out.report(init->second, severity, kDeadlockSlot);
-    message << "deadlock: initialized with arrival count " << count
-            << ", but a phase of the barrier gets " << got << " arrival(s): "
-            << run.traces.model.describe(arrivers);
+    // A pipe's empty barrier counts the consumers its type declares: the
+    // releases that bring fewer are the bug, reported there.
+    bool pipe = init->second->hasAttr(kPipeConsumerCountAttr);
+    Operation *at = pipe ? arrive->op : init->second;
+    Reporter::Message message = out.report(at, severity, kDeadlockSlot);
+    if (pipe)
+      message << "deadlock: a phase of this pipe's empty barrier gets " << got
+              << " release arrival(s), but the pipe's type counts " << count
+              << " consumer arrival(s) per phase: ";
+    else
+      message << "deadlock: initialized with arrival count " << count
+              << ", but a phase of the barrier gets " << got << " arrival(s): ";
+    message << run.traces.model.describe(arrivers);
     if (same)
       message << " arrive on it once each and then wait on it";
     else
@@ -167,10 +176,14 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
                  "posts its warp's copy bytes, one per warp, where the count "
                  "is one per lane of those warps (a count of the warps was "
                  "meant)";
-    out.note(init->second, kDeadlockSlot, e.op->getLoc(),
+    out.note(at, kDeadlockSlot, e.op->getLoc(),
              "the wait that never completes");
-    out.note(init->second, kDeadlockSlot, arrive->op->getLoc(),
-             "an arrival on the barrier");
+    if (pipe)
+      out.note(at, kDeadlockSlot, init->second->getLoc(),
+               "the pipe's init, with the consumer count of its type");
+    else
+      out.note(at, kDeadlockSlot, arrive->op->getLoc(),
+               "an arrival on the barrier");
     dropUnderArrival();
     return true;
   }

@@ -217,8 +217,10 @@ std::string describeEventBarrier(const BarrierRun &run, const BarrierEvent &e);
 /// consumers release; mbarDONE initialized with the block where three
 /// warps arrive): every arriving warp has brought its arrival to the phase
 /// and waits for the blocked warp before the next, so the count is more
-/// than a phase ever gets. Reported at the init (the count is the bug);
-/// whether it made the report.
+/// than a phase ever gets. Reported at the init (the count is the bug),
+/// except on a pipe's empty barrier (kPipeConsumerCountAttr: the count is
+/// the consumers its type declares), at an arrival (the releases are the
+/// bug); whether it made the report.
 bool reportShortPhase(const BarrierRun &run, Severity severity,
                       Reporter &out);
 

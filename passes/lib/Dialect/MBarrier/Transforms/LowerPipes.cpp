@@ -16,6 +16,7 @@
 #include "mbarrier/Target/NVPTX/TargetInfo.h"
 #include "mbarrier/Dialect/MBarrier/Transforms/Passes.h"
 #include "mbarrier/Dialect/MBarrier/Transforms/OrderedSeqLowering.h"
+#include "mbarrier/Dialect/MBarrier/Transforms/PipeLowering.h"
 #include "mbarrier/Dialect/MBarrier/IR/MBarrier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -184,10 +185,13 @@ struct PipeInitLowering : OpConversionPattern<PipeInitOp> {
     Value full = i32Const(rewriter, loc, pipe.getFullCount());
     Value empty = i32Const(rewriter, loc, pipe.getEmptyCount());
     unsigned d = pipe.getDepth();
-    for (unsigned i = 0; i < 2 * d; ++i)
-      InitOp::create(rewriter, loc, adaptor.getPipe(),
-                     arith::ConstantIndexOp::create(rewriter, loc, i),
-                     i < d ? full : empty);
+    for (unsigned i = 0; i < 2 * d; ++i) {
+      Value index = arith::ConstantIndexOp::create(rewriter, loc, i);
+      auto init = InitOp::create(rewriter, loc, adaptor.getPipe(), index,
+                                 i < d ? full : empty);
+      if (i >= d)
+        init->setAttr(kPipeConsumerCountAttr, rewriter.getUnitAttr());
+    }
     rewriter.eraseOp(op);
     return success();
   }
