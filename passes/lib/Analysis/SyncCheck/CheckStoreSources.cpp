@@ -93,13 +93,6 @@ Value rootValue(Value v) {
   return v;
 }
 
-unsigned widthOf(Type type) {
-  if (type.isIndex())
-    return 64;
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  return 0;
-}
 
 /// Values and executing sets in the first trip of each loop around an op
 /// that the model does not evaluate: an scf.for's induction variable is
@@ -112,7 +105,7 @@ public:
   std::optional<llvm::APInt> eval(Value v, Point p, unsigned depth = 0) {
     if (std::optional<llvm::APInt> known = model.eval(v, p))
       return known;
-    unsigned width = widthOf(v.getType());
+    unsigned width = integerWidth(v.getType());
     if (depth > 24 || width == 0)
       return std::nullopt;
     if (auto arg = dyn_cast<BlockArgument>(v)) {

@@ -37,7 +37,7 @@ bool InstanceBuilder::dependsOnEnv(Value v, unsigned depth) {
 std::optional<APInt> InstanceBuilder::eval(Value v, Point p, unsigned depth) {
   if (auto it = env.find(v); it != env.end())
     return it->second;
-  unsigned width = intWidth(v.getType());
+  unsigned width = integerWidth(v.getType());
   if (!width || depth > kMaxEvalDepth || !charge())
     return std::nullopt;
   if (!dependsOnEnv(v)) {
@@ -161,7 +161,7 @@ std::optional<uint32_t> InstanceBuilder::lanesAt(Value cond) {
 
 void InstanceBuilder::bind(Value v, std::optional<APInt> value) {
   ++epoch;
-  if (value && intWidth(v.getType()) == value->getBitWidth())
+  if (value && integerWidth(v.getType()) == value->getBitWidth())
     env[v] = *value;
   else
     env.erase(v);

@@ -27,13 +27,6 @@ using llvm::APInt;
 
 constexpr unsigned kMaxEvalDepth = 64;
 
-inline unsigned intWidth(Type type) {
-  if (type.isIndex())
-    return 64;
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  return 0;
-}
 
 /// The ops that are synchronization events, or that the model cannot
 /// follow (opaque calls): a region op without any is not walked.

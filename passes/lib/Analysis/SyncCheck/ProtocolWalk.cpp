@@ -137,7 +137,7 @@ bool InstanceBuilder::walkFor(Operation *op) {
   for (int64_t t = 0; t < trips; ++t) {
     trip = t;
     bind(iv, APInt(64, static_cast<uint64_t>(*lb + t * *step), true)
-                 .sextOrTrunc(intWidth(iv.getType())));
+                 .sextOrTrunc(integerWidth(iv.getType())));
     for (auto [arg, value] : llvm::zip(body.getArguments().drop_front(),
                                        carried))
       bind(arg, value);

@@ -45,13 +45,6 @@ bool readShape(Operation *fn, ArrayRef<const char *> names, int64_t out[3]) {
   return false;
 }
 
-unsigned widthOf(Type type) {
-  if (type.isIndex())
-    return 64;
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  return 0;
-}
 
 /// Guards the recursion of `eval` against pathological IR.
 constexpr unsigned kMaxDepth = 48;
@@ -133,7 +126,7 @@ bool SPMDModel::dependsOnPoint(Value v) {
 }
 
 std::optional<APInt> SPMDModel::eval(Value v, Point p) {
-  if (!v || numThreads == 0 || widthOf(v.getType()) == 0)
+  if (!v || numThreads == 0 || integerWidth(v.getType()) == 0)
     return std::nullopt;
   Operation *op = v.getDefiningOp();
   if (!op)
@@ -152,7 +145,7 @@ std::optional<APInt> SPMDModel::eval(Value v, Point p) {
   ++evalWork;
   std::optional<APInt> result = evalOp(op, v, p);
   --evalDepth;
-  if (result && result->getBitWidth() != widthOf(v.getType()))
+  if (result && result->getBitWidth() != integerWidth(v.getType()))
     result = std::nullopt;
   if (cutShort == cutBefore)
     memo[v] = Memo{at, result};
@@ -175,7 +168,7 @@ std::optional<APInt> SPMDModel::evalElect(Operation *elect, Point p) {
 }
 
 std::optional<APInt> SPMDModel::evalOp(Operation *op, Value v, Point p) {
-  unsigned width = widthOf(v.getType());
+  unsigned width = integerWidth(v.getType());
   int64_t tid[3] = {p.tid % block[0], (p.tid / block[0]) % block[1],
                     p.tid / (block[0] * block[1])};
   int64_t cta[3] = {p.rank % cluster[0], (p.rank / cluster[0]) % cluster[1],

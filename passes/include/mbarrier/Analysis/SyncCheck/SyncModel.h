@@ -33,6 +33,15 @@
 
 namespace mlir::mbarrier::checksync {
 
+/// The width of an integer type (64 for `index`), 0 for another type.
+inline unsigned integerWidth(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  return 0;
+}
+
 /// Threads per warp: how the model groups threads into warps (lane ids,
 /// elect.sync, the warps of the named-barrier and deadlock checks).
 constexpr int64_t kWarpSize = 32;
