@@ -269,14 +269,12 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
         auto [instances, run] = hits.lookup(op);
         if (errorsOnly && instances != counted)
           continue;
-        for (int64_t u = 0; u < run->traces.numWarps; ++u)
-          if (!run->done[u] && !run->traces.traces[u].empty() &&
-              run->blockedAt(u).op == op) {
-            report(*run, u,
-                   instances == counted ? Severity::Error : Severity::Warning,
-                   out);
-            return true;
-          }
+        if (int u = run->blockedAtOp(op).find_first(); u >= 0) {
+          report(*run, u,
+                 instances == counted ? Severity::Error : Severity::Warning,
+                 out);
+          return true;
+        }
       }
       return false;
     };
@@ -319,12 +317,8 @@ void checksync::checkDeadlock(FunctionOpInterface fn, SPMDModel &model,
             oneSchedule.push_back({op, runs[r].get()});
     }
     for (auto &[op, run] : oneSchedule)
-      for (int64_t u = 0; u < run->traces.numWarps; ++u)
-        if (!run->done[u] && !run->traces.traces[u].empty() &&
-            run->blockedAt(u).op == op) {
-          reportUnstartedPhase(*run, u, Severity::Warning, out);
-          break;
-        }
+      if (int u = run->blockedAtOp(op).find_first(); u >= 0)
+        reportUnstartedPhase(*run, u, Severity::Warning, out);
     if (unstartedOrder.empty() && oneSchedule.empty())
       reportFirst(abandoned, abandonedOrder, /*errorsOnly=*/false,
                   reportAbandonedPhase);

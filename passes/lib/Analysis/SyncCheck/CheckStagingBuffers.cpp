@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Counter.h"
+#include "mbarrier/Analysis/SyncCheck/FlowWalker.h"
 
 
 using namespace mlir;
@@ -40,9 +41,6 @@ using Severity = Reporter::Severity;
 // A named namespace: the library is a unity build, and the other check
 // files have their own `Pending`, `State`, ...
 namespace staging_buffers {
-/// The smallest box a tensor store reads (PTX ISA: the box's inner extent
-/// in bytes is a multiple of 16).
-constexpr int64_t kMinBoxBytes = 16;
 
 /// A bulk store that may still read its source.
 struct Pending {

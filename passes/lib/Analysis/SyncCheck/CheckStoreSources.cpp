@@ -44,9 +44,6 @@ using Severity = Reporter::Severity;
 
 namespace store_sources {
 
-/// The smallest box a tensor store reads (CheckStagingBuffers.cpp).
-constexpr int64_t kMinBoxBytes = 16;
-
 /// Whether `op` may order the threads of the CTA, or hand data between
 /// them, in a way the scans do not follow.
 bool mayOrderThreads(Operation *op) {
@@ -56,7 +53,7 @@ bool mayOrderThreads(Operation *op) {
     return true;
   // An mbarrier op (an arrival, a wait, a sequence or a pipe op), but not
   // the ones that only name barriers.
-  return op->getDialect() && op->getDialect()->getNamespace() == "mbarrier" &&
+  return isa_and_nonnull<MBarrierDialect>(op->getDialect()) &&
          !isa<AllocOp, ViewOp, RemoteViewOp, PtrOp>(op);
 }
 

@@ -123,13 +123,9 @@ bool reportShortPhase(const BarrierRun &run, Severity severity,
     }
     if (!once || !arrive)
       continue;
-    llvm::BitVector arrivers(n), waiting(n);
+    llvm::BitVector arrivers(n), waiting = run.blockedAtOp(e.op);
     for (auto [u, k] : arrives->second)
       arrivers.set(u);
-    for (int64_t u = 0; u < n; ++u)
-      if (!run.done[u] && !run.traces.traces[u].empty() &&
-          run.blockedAt(u).op == e.op)
-        waiting.set(u);
     // One bug, one diagnostic: an error here covers the class 4 warning
     // of a loop trip short of the count on the barrier's arrivals.
     auto dropUnderArrival = [&] {
@@ -198,19 +194,36 @@ bool firstWaitStale(int64_t last, int64_t intended) {
   return last == -2 && intended == -1;
 }
 
+/// The mbarrier wait that warp `w` of a stuck run is blocked at, with the
+/// barrier's pending arrivals and init count; none where `w` is done,
+/// blocked elsewhere, or the counts are not known.
+struct BlockedWait {
+  const BarrierEvent &event;
+  int64_t pending, count;
+};
+static std::optional<BlockedWait> blockedWait(const BarrierRun &run,
+                                              int64_t w) {
+  if (run.done[w] || run.traces.traces[w].empty())
+    return std::nullopt;
+  const BarrierEvent &e = run.blockedAt(w);
+  if (e.named() || e.kind != BarrierEvent::Wait)
+    return std::nullopt;
+  auto pending = run.pending.find(e.key);
+  auto count = run.traces.initCounts.find(e.key);
+  if (pending == run.pending.end() || count == run.traces.initCounts.end())
+    return std::nullopt;
+  return BlockedWait{e, pending->second, count->second};
+}
+
 SmallVector<int64_t> unstartedPhaseWaits(const BarrierRun &run) {
   SmallVector<int64_t> warps;
   for (int64_t w = 0; w < run.traces.numWarps; ++w) {
-    if (run.done[w] || run.traces.traces[w].empty())
+    std::optional<BlockedWait> blocked = blockedWait(run, w);
+    if (!blocked)
       continue;
-    const BarrierEvent &e = run.blockedAt(w);
-    if (e.named() || e.kind != BarrierEvent::Wait)
-      continue;
-    auto pending = run.pending.find(e.key);
-    auto count = run.traces.initCounts.find(e.key);
+    const BarrierEvent &e = blocked->event;
     auto completed = run.mphase.find(e.key);
-    if (pending == run.pending.end() || count == run.traces.initCounts.end() ||
-        pending->second != count->second || completed == run.mphase.end() ||
+    if (blocked->pending != blocked->count || completed == run.mphase.end() ||
         completed->second == 0 || run.arriversOn(e.key, w).any())
       continue; // a phase short of arrivals, or never arrived on: class 4
     // The phase the wait is for, from the warp's own view: the next one of
@@ -271,18 +284,12 @@ SmallVector<int64_t> abandonedPhaseWaits(const BarrierRun &run,
                                          const llvm::DenseSet<Value> &open) {
   SmallVector<int64_t> warps;
   for (int64_t w = 0; w < run.traces.numWarps; ++w) {
-    if (run.done[w] || run.traces.traces[w].empty())
+    std::optional<BlockedWait> blocked = blockedWait(run, w);
+    if (!blocked || blocked->pending <= 0 ||
+        blocked->pending >= blocked->count ||
+        run.arriversOn(blocked->event.key, w).any())
       continue;
-    const BarrierEvent &e = run.blockedAt(w);
-    if (e.named() || e.kind != BarrierEvent::Wait)
-      continue;
-    auto pending = run.pending.find(e.key);
-    auto count = run.traces.initCounts.find(e.key);
-    if (pending == run.pending.end() || count == run.traces.initCounts.end() ||
-        pending->second <= 0 || pending->second >= count->second ||
-        run.arriversOn(e.key, w).any())
-      continue;
-    std::optional<BarrierKey> barrier = barrierOf(e.op);
+    std::optional<BarrierKey> barrier = barrierOf(blocked->event.op);
     if (!barrier || open.contains(barrier->root))
       continue;
     warps.push_back(w);

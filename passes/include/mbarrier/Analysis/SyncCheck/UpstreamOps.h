@@ -15,6 +15,11 @@
 
 namespace mlir::mbarrier::checksync {
 
+/// The smallest box a tensor store reads (PTX ISA: the box's inner extent in
+/// bytes is a multiple of 16): the bytes of a tensor store's source known to
+/// be read when its tensor map is not in sight.
+constexpr int64_t kMinBoxBytes = 16;
+
 /// The special registers (PTX ISA, "Special Registers") the checker reads.
 enum class SpecialReg {
   None,
